@@ -1,0 +1,251 @@
+"""The ``rattle`` command: a thin Typer app over the library.
+
+Errors from rattle (bad input, unknown names, unreachable servers) print one line and exit 2;
+everything already answered stays in the store, so rerunning resumes.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from rattle import __version__
+from rattle.errors import ConfigError, RattleError, RunAborted
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=False,
+    help="Stress-test LLMs and RAG systems: perturbed and adversarial variants, automatic "
+    "judging, robustness metrics with confidence intervals.",
+    pretty_exceptions_enable=False,
+)
+cache_app = typer.Typer(help="Inspect or clear the workspace store (response cache).")
+app.add_typer(cache_app, name="cache")
+
+
+def _err(message: str) -> None:
+    typer.echo(f"rattle: error: {message}", err=True)
+
+
+def _parse_params(values: list[str] | None, flag: str = "--param") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for raw in values or []:
+        key, sep, value = raw.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"{flag} {raw!r} must look like key=value")
+        try:
+            out[key] = json.loads(value)
+        except ValueError:
+            out[key] = value
+    return out
+
+
+@app.command()
+def run(
+    suite: Annotated[str, typer.Argument(help="Suite to run (see `rattle suites`).")] = "quick",
+    model: Annotated[str, typer.Option(help="provider/name: embedded, openai/<model>, "
+                                       "llamacpp/<path.gguf>, transformers/<dir>, scripted/...")] = "embedded",
+    system: Annotated[str, typer.Option(help="System under test: llm or http.")] = "llm",
+    dataset: Annotated[Optional[str], typer.Option(help="Dataset file or built-in set "
+                                                   "(mini-mc, mini-qa); default: the suite's.")] = None,
+    limit: Annotated[Optional[int], typer.Option(min=1, help="Use only the first N items.")] = None,
+    seed: Annotated[int, typer.Option(help="Run seed: same seed, same variants.")] = 0,
+    out: Annotated[Optional[Path], typer.Option(help="Run folder (default runs/<suite>-<id>).")] = None,
+    workspace: Annotated[Path, typer.Option(help="Folder of the store (cache and resume point).")] = Path(".rattle"),
+    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible server URL.")] = None,
+    api_key_env: Annotated[Optional[str], typer.Option(help="Env variable holding the API key "
+                                                       "(default OPENAI_API_KEY).")] = None,
+    concurrency: Annotated[Optional[int], typer.Option(min=1, help="Requests in flight.")] = None,
+    max_tokens: Annotated[int, typer.Option(min=1, help="Max tokens per answer.")] = 32,
+    system_prompt: Annotated[Optional[str], typer.Option(help="System prompt of the llm system.")] = None,
+    param: Annotated[Optional[list[str]], typer.Option(help="Suite option key=value "
+                                                       "(e.g. samples=4, protocol=single).")] = None,
+    url: Annotated[Optional[str], typer.Option(help="http system: the service URL.")] = None,
+    template: Annotated[Optional[str], typer.Option(help="http system: JSON body template.")] = None,
+    answer_path: Annotated[str, typer.Option(help="http system: dotted path of the answer.")] = "answer",
+    citations_path: Annotated[Optional[str], typer.Option(help="http system: path of citations.")] = None,
+    header: Annotated[Optional[list[str]], typer.Option(help="http system: 'Name: value' "
+                                                        "(values may use ${ENV_VAR}).")] = None,
+    max_requests: Annotated[Optional[int], typer.Option(min=1, help="Stop after sending N requests.")] = None,
+    max_unmeasured: Annotated[float, typer.Option(min=0.0, max=1.0, help="Exit 3 when a larger "
+                                                  "share of cases is unmeasured.")] = 0.5,
+    skip_invalid: Annotated[bool, typer.Option(help="Skip malformed dataset lines (counted) "
+                                               "instead of stopping.")] = False,
+    dry_run: Annotated[bool, typer.Option(help="Count requests and tokens; send nothing.")] = False,
+) -> None:
+    """Run a suite against a model or system and write a run folder."""
+    from rattle.run.runner import RunConfig, run_suite
+
+    try:
+        system_options: dict[str, Any] = {}
+        if system == "http":
+            if not url:
+                raise ConfigError("--system http needs --url")
+            system_options = {"url": url, "answer_path": answer_path,
+                              "citations_path": citations_path, "headers": header or []}
+            if template:
+                system_options["template"] = template
+            if concurrency:
+                system_options["concurrency"] = concurrency
+        config = RunConfig(
+            suite=suite, model=model, system=system, dataset=dataset, limit=limit, seed=seed,
+            out=str(out) if out else None, workspace=str(workspace), base_url=base_url,
+            api_key_env=api_key_env, concurrency=concurrency, max_tokens=max_tokens,
+            system_prompt=system_prompt, suite_options=_parse_params(param),
+            system_options=system_options, max_requests=max_requests, skip_invalid=skip_invalid,
+        )
+        from rattle.cli_progress import ProgressView
+
+        with ProgressView(enabled=not dry_run) as view:
+            outcome = run_suite(config, dry_run=dry_run, progress=view.update,
+                                on_total=view.set_total)
+    except KeyboardInterrupt:
+        _err("interrupted; every answer received so far is kept in the store; rerun the same "
+             "command to resume")
+        raise typer.Exit(130) from None
+    except RunAborted as exc:
+        _err(str(exc))
+        raise typer.Exit(3) from None
+    except RattleError as exc:
+        _err(str(exc))
+        raise typer.Exit(2) from None
+    from rattle.cli_progress import print_summary
+
+    print_summary(outcome)
+    if not outcome.dry_run and outcome.records:
+        share = outcome.run_info["unmeasured"] / len(outcome.records)
+        if share > max_unmeasured:
+            _err(f"{share:.0%} of cases are unmeasured (more than --max-unmeasured "
+                 f"{max_unmeasured:.0%}); see the 'error' and 'status' fields in "
+                 f"{outcome.run_dir / 'results.jsonl'}")
+            raise typer.Exit(3)
+
+
+@app.command("list")
+def list_(kind: Annotated[Optional[str], typer.Argument(help="perturbation, attack, model, "
+                                                       "system, judge, metric or suite")] = None) -> None:
+    """List what is registered, with one-line docs."""
+    from rattle import registry
+
+    kinds = registry.KINDS if kind is None else (kind,)
+    if kind is not None and kind not in registry.KINDS:
+        _err(f"unknown kind {kind!r}; use one of: {', '.join(registry.KINDS)}")
+        raise typer.Exit(2)
+    for k in kinds:
+        entries = registry.entries(k)  # type: ignore[arg-type]
+        if not entries:
+            continue
+        typer.echo(f"{k}s:")
+        for e in entries:
+            typer.echo(f"  {e.qualified:<24} {e.doc}")
+
+
+@app.command()
+def suites() -> None:
+    """Describe each suite: what it measures and the paper it implements."""
+    from rattle import registry
+
+    for e in registry.entries("suite"):
+        suite = e.factory()
+        typer.echo(f"{e.name}  ({suite.paper})\n  {e.doc}\n")
+
+
+@app.command()
+def report(run_dir: Annotated[Path, typer.Argument(help="A finished run folder.")]) -> None:
+    """Re-render metrics.csv and report.html of a run folder without calling any model."""
+    from rattle.report.load import load_run
+    from rattle.run.runner import write_run
+
+    try:
+        loaded = load_run(run_dir)
+        write_run(run_dir, loaded.info, loaded.records, loaded.metric_values)
+    except RattleError as exc:
+        _err(str(exc))
+        raise typer.Exit(2) from None
+    typer.echo(str(run_dir / "report.html"))
+
+
+@app.command()
+def perturb(
+    input: Annotated[Path, typer.Argument(help="Dataset file (RCC primitive JSON or JSONL).")],
+    output: Annotated[Path, typer.Argument(help="Where to write the variants (JSONL).")],
+    attack: Annotated[str, typer.Option(help="Registered perturbation name.")],
+    param: Annotated[Optional[list[str]], typer.Option(help="key=value, repeatable.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed.")] = 0,
+) -> None:
+    """Write perturbed variants of a dataset as JSONL, without asking any model."""
+    from rattle.datasets import load_dataset
+    from rattle.perturbations.base import apply, build
+
+    try:
+        params = _parse_params(param)
+        _, perturber = build(attack, params)
+        items = load_dataset(str(input))
+        n = 0
+        with output.open("w", encoding="utf-8") as fh:
+            for item in items:
+                v = apply(attack, item, seed=seed, params=params, perturber=perturber)
+                row = {"id": v.id, "passage": v.item.passage,
+                       "questions": [q.text for q in v.item.questions], **v.provenance}
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+                n += 1
+    except RattleError as exc:
+        _err(str(exc))
+        raise typer.Exit(2) from None
+    typer.echo(f"wrote {n} variants to {output}")
+
+
+@cache_app.command("stats")
+def cache_stats(workspace: Annotated[Path, typer.Option()] = Path(".rattle")) -> None:
+    """Responses, failures and runs in the store, by model."""
+    from rattle.run.store import Store
+
+    with Store(workspace) as store:
+        s = store.stats()
+    typer.echo(f"store: {s.path} ({s.size_bytes / 1e6:.1f} MB)")
+    typer.echo(f"responses: {s.responses}  failures logged: {s.failures}  runs: {s.runs}")
+    for model, n in sorted(s.by_model.items()):
+        typer.echo(f"  {n:>8}  {model}")
+
+
+@cache_app.command("clear")
+def cache_clear(
+    workspace: Annotated[Path, typer.Option()] = Path(".rattle"),
+    model: Annotated[Optional[str], typer.Option(help="Only this model identity.")] = None,
+) -> None:
+    """Delete cached responses (all, or one model's)."""
+    from rattle.run.store import Store
+
+    with Store(workspace) as store:
+        n = store.clear(model)
+    typer.echo(f"deleted {n} cached responses")
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"rattle {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[bool, typer.Option("--version", callback=version_callback,
+                                          is_eager=True, help="Show the version.")] = False,
+) -> None:
+    """rattle: robustness testing for LLMs and RAG systems."""
+
+
+def main() -> None:
+    try:
+        app()
+    except RattleError as exc:  # pragma: no cover - commands catch their own
+        _err(str(exc))
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

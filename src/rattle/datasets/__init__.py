@@ -1,0 +1,66 @@
+"""Dataset loading: local files in their native formats and the built-in mini sets.
+
+``load_dataset(spec)`` accepts a built-in name (``mini-mc``, ``mini-qa``) or a path; the
+format is recognised from the content: an RCC primitive JSON object, or DPR-style JSONL.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from itertools import islice
+from pathlib import Path
+
+from rattle.errors import DataError
+from rattle.items import Item
+
+DATA_DIR = Path(__file__).parent / "data"
+BUILTIN = {
+    "mini-mc": DATA_DIR / "mini_mc.json",
+    "mini-qa": DATA_DIR / "mini_qa.jsonl",
+}
+
+
+def _sniff(path: Path) -> str:
+    name = path.name.lower()
+    if name.endswith((".jsonl", ".jsonl.gz")):
+        return "dpr"
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(4096).decode("utf-8", "ignore").lstrip()
+    except OSError as exc:
+        raise DataError(f"cannot read: {exc.strerror or exc}", path=str(path)) from None
+    if head.startswith("{"):
+        # One object per line (JSONL without the extension) or one big object (RCC primitive)?
+        first = head.split("\n", 1)[0]
+        try:
+            json.loads(first)
+            return "dpr"
+        except ValueError:
+            return "rcc"
+    raise DataError("unknown dataset format", path=str(path),
+                    fix="use an RCC primitive .json or a JSONL file with question/answers/ctxs")
+
+
+def load_dataset(spec: str, *, limit: int | None = None, skip_invalid: bool = False,
+                 skipped: list[str] | None = None) -> list[Item]:
+    path = BUILTIN.get(spec, Path(spec))
+    if not path.exists():
+        raise DataError(f"no such dataset file or built-in set {spec!r}",
+                        fix="pass a path, or one of: " + ", ".join(sorted(BUILTIN)))
+    kind = _sniff(path)
+    items: Iterator[Item]
+    if kind == "rcc":
+        from rattle.datasets.rcc import read_primitive
+
+        dataset = spec if spec in BUILTIN else None
+        items = iter(read_primitive(path, dataset=dataset))
+    else:
+        from rattle.datasets.qa import read_dpr
+
+        dataset = spec if spec in BUILTIN else None
+        items = read_dpr(path, dataset=dataset, skip_invalid=skip_invalid, skipped=skipped)
+    out = list(islice(items, limit) if limit is not None else items)
+    if not out:
+        raise DataError("the dataset has no items", path=str(path))
+    return out

@@ -1,0 +1,1 @@
+"""Judges turn a response into a Judgement; ``correct=None`` means unmeasured."""

@@ -1,0 +1,114 @@
+"""The model protocol: one async batch call for generation, optional log-likelihood scoring.
+
+A request's cache key hashes the model identity, the generation parameters and the messages,
+so identical requests made by different attacks are asked once (DESIGN.md, Run, store, resume).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from rattle.items import Message, Usage
+from rattle.seeding import canonical, short_hash
+
+
+@dataclass(frozen=True)
+class GenParams:
+    """Decoding parameters. Greedy by default: robustness numbers must not hide sampling noise."""
+
+    max_tokens: int = 64
+    temperature: float = 0.0
+    top_p: float = 1.0
+    seed: int = 0
+    stop: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "max_tokens": self.max_tokens,
+            "temperature": self.temperature,
+            "top_p": self.top_p,
+            "seed": self.seed,
+            "stop": list(self.stop),
+        }
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    messages: tuple[Message, ...]
+    params: GenParams = GenParams()
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "messages": [[m.role, m.content] for m in self.messages],
+            "params": self.params.as_dict(),
+        }
+
+    def key(self, model_identity: str) -> str:
+        """Content address of this request for ``model_identity`` (32 hex chars)."""
+        return short_hash([model_identity, self.payload()], 32)
+
+    def prompt_chars(self) -> int:
+        return sum(len(m.content) for m in self.messages)
+
+
+@dataclass(frozen=True)
+class Completion:
+    text: str
+    usage: Usage = Usage()
+    latency_s: float = 0.0
+    error: str | None = None
+    finish_reason: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+@dataclass(frozen=True)
+class ScoreRequest:
+    """Log-likelihood of each continuation after the chat ``messages`` (assistant turn opened)."""
+
+    messages: tuple[Message, ...]
+    continuations: tuple[str, ...]
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "messages": [[m.role, m.content] for m in self.messages],
+            "continuations": list(self.continuations),
+        }
+
+    def key(self, model_identity: str) -> str:
+        return short_hash([model_identity, "loglikelihood", self.payload()], 32)
+
+    def prompt_chars(self) -> int:
+        return sum(len(m.content) for m in self.messages) + sum(map(len, self.continuations))
+
+
+@runtime_checkable
+class Model(Protocol):
+    """What every backend provides. ``identity`` must change whenever outputs could change."""
+
+    identity: str
+    #: how many requests the executor hands over in one ``generate`` call
+    batch_size: int
+    #: how many ``generate`` calls the executor may run at once
+    concurrency: int
+
+    async def generate(self, requests: Sequence[ChatRequest]) -> list[Completion]: ...
+
+    async def aclose(self) -> None: ...
+
+
+@runtime_checkable
+class ScoringModel(Model, Protocol):
+    async def loglikelihood(self, requests: Sequence[ScoreRequest]) -> list[list[float]]: ...
+
+
+def request_identity(provider: str, name: str, options: dict[str, Any]) -> str:
+    """Identity string: provider/name plus every option that changes outputs."""
+    if not options:
+        return f"{provider}/{name}"
+    return f"{provider}/{name}?{canonical(options)}"

@@ -1,0 +1,217 @@
+"""``openai/<model>``: any OpenAI-compatible chat-completions server.
+
+OpenAI itself, vLLM, llama.cpp's server, Ollama, LiteLLM. Async with bounded concurrency,
+retries with exponential backoff and full jitter that honour ``Retry-After`` on 429 and 5xx,
+a per-request timeout, and token usage recorded. The API key is read from the environment
+(``OPENAI_API_KEY`` or the variable named by ``api_key_env``) and never stored or logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from rattle.errors import BackendError, ConfigError
+from rattle.items import Usage
+from rattle.models.base import ChatRequest, Completion, request_identity
+from rattle.registry import register
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+
+
+def _retry_after(headers: Any) -> float | None:
+    raw = headers.get("retry-after") if headers is not None else None
+    if raw is None:
+        return None
+    try:
+        return max(0.0, float(raw))
+    except ValueError:
+        return None
+
+
+class OpenAIModel:
+    """Chat completions over HTTP with retries; one request per ``generate`` item."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key_env: str | None = None,
+        concurrency: int = 8,
+        timeout_s: float = 60.0,
+        max_retries: int = 5,
+        backoff_s: float = 0.5,
+        max_backoff_s: float = 30.0,
+        extra_body: dict[str, Any] | None = None,
+    ) -> None:
+        if not model:
+            raise ConfigError("openai/<model> needs a model name, e.g. --model openai/gpt-4o-mini")
+        self.model = model
+        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+        env = api_key_env or "OPENAI_API_KEY"
+        self._key = os.environ.get(env)
+        if not self._key and self.base_url == DEFAULT_BASE_URL:
+            raise BackendError(
+                f"{env} is not set; set it, pass --api-key-env NAME for another variable, "
+                "or --base-url for a local OpenAI-compatible server"
+            )
+        self.timeout_s = timeout_s
+        self.max_retries = max_retries
+        self.backoff_s = backoff_s
+        self.max_backoff_s = max_backoff_s
+        self.extra_body = dict(extra_body or {})
+        self.identity = request_identity("openai", model, {"base_url": self.base_url})
+        self.batch_size = 1
+        self.concurrency = max(1, concurrency)
+        self.retries = 0
+        self._successes = 0
+        self._client: Any = None
+
+    def _http(self) -> Any:
+        if self._client is None:
+            import httpx
+
+            headers = {"Content-Type": "application/json"}
+            if self._key:
+                headers["Authorization"] = f"Bearer {self._key}"
+            self._client = httpx.AsyncClient(
+                base_url=self.base_url,
+                headers=headers,
+                timeout=httpx.Timeout(self.timeout_s),
+                follow_redirects=False,
+                limits=httpx.Limits(max_connections=self.concurrency * 2),
+            )
+        return self._client
+
+    def _body(self, request: ChatRequest) -> dict[str, Any]:
+        p = request.params
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
+            "max_tokens": p.max_tokens,
+            "temperature": p.temperature,
+            "top_p": p.top_p,
+            "seed": p.seed,
+        }
+        if p.stop:
+            body["stop"] = list(p.stop)
+        body.update(self.extra_body)
+        return body
+
+    def _delay(self, attempt: int, retry_after: float | None) -> float:
+        cap = min(self.max_backoff_s, self.backoff_s * (2**attempt))
+        jittered = random.uniform(0, cap)  # full jitter; timing only, never affects results
+        return max(jittered, retry_after or 0.0)
+
+    async def _one(self, request: ChatRequest) -> Completion:
+        import httpx
+
+        client = self._http()
+        body = self._body(request)
+        last_error = ""
+        connect_failures = 0
+        for attempt in range(self.max_retries + 1):
+            start = time.perf_counter()
+            retry_after: float | None = None
+            try:
+                resp = await client.post("/chat/completions", json=body)
+            except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+                connect_failures += 1
+                last_error = f"cannot connect to {self.base_url}: {type(exc).__name__}"
+            except httpx.TimeoutException:
+                last_error = f"timed out after {self.timeout_s:g}s"
+            except httpx.TransportError as exc:
+                last_error = f"transport error: {type(exc).__name__}"
+            else:
+                if resp.status_code == 200:
+                    completion = self._parse(resp, time.perf_counter() - start)
+                    if completion.ok:
+                        self._successes += 1
+                        return completion
+                    last_error = completion.error or "bad response"
+                elif resp.status_code in RETRY_STATUS:
+                    retry_after = _retry_after(resp.headers)
+                    last_error = f"HTTP {resp.status_code}"
+                else:
+                    detail = resp.text[:200].replace("\n", " ")
+                    if resp.status_code in (401, 403):
+                        raise BackendError(
+                            f"{self.base_url} refused the key (HTTP {resp.status_code}); "
+                            "check the API key variable"
+                        )
+                    if resp.status_code == 404 and self._successes == 0:
+                        raise BackendError(
+                            f"{self.base_url}/chat/completions answered 404 for model "
+                            f"{self.model!r}: {detail}; check --base-url and the model name"
+                        )
+                    return Completion("", error=f"HTTP {resp.status_code}: {detail}")
+            if attempt < self.max_retries:
+                self.retries += 1
+                await asyncio.sleep(self._delay(attempt, retry_after))
+        if connect_failures == self.max_retries + 1 and self._successes == 0:
+            raise BackendError(
+                f"cannot reach {self.base_url} (connection failed {connect_failures} times); "
+                "is the server running? check --base-url"
+            )
+        return Completion("", error=f"failed after {self.max_retries + 1} attempts: {last_error}")
+
+    def _parse(self, resp: Any, latency: float) -> Completion:
+        try:
+            data = resp.json()
+            choices = data.get("choices") or []
+            if not choices:
+                return Completion("", error="response had no choices")
+            message = choices[0].get("message") or {}
+            text = message.get("content")
+            if not isinstance(text, str):
+                return Completion("", error="response had no message content")
+            usage = data.get("usage") or {}
+            extra: dict[str, Any] = {}
+            citations = data.get("citations") or message.get("citations")
+            if isinstance(citations, list):
+                extra["citations"] = [str(c) for c in citations]
+            return Completion(
+                text,
+                Usage(int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)),
+                latency,
+                finish_reason=str(choices[0].get("finish_reason") or ""),
+                extra=extra,
+            )
+        except (ValueError, AttributeError, TypeError) as exc:
+            return Completion("", error=f"malformed response: {type(exc).__name__}")
+
+    async def generate(self, requests: Sequence[ChatRequest]) -> list[Completion]:
+        return list(await asyncio.gather(*(self._one(r) for r in requests)))
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+
+@register("model", "openai")
+def openai(name: str, options: dict[str, str], **settings: Any) -> OpenAIModel:
+    """Any OpenAI-compatible chat-completions server (--base-url, key from OPENAI_API_KEY)."""
+    kwargs: dict[str, Any] = {}
+    for key in ("base_url", "api_key_env"):
+        value = options.get(key) or settings.get(key)
+        if value:
+            kwargs[key] = value
+    for key, cast in (("concurrency", int), ("timeout_s", float), ("max_retries", int),
+                      ("backoff_s", float)):
+        raw = options.get(key, settings.get(key))
+        if raw is not None:
+            try:
+                kwargs[key] = cast(raw)
+            except ValueError:
+                raise ConfigError(f"openai model option {key}={raw!r} is not a number") from None
+    return OpenAIModel(name, **kwargs)

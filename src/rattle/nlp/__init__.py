@@ -1,0 +1,1 @@
+"""Language resources loaded lazily from installable packages (WordNet, spaCy)."""

@@ -1,0 +1,1 @@
+"""Tables, the self-contained HTML report, and loading finished runs for analysis."""

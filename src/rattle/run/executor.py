@@ -1,0 +1,257 @@
+"""Drives many sans-I/O flows against one backend, asking each distinct request once.
+
+A flow is a generator that yields a request (anything with ``key(identity)``: a ChatRequest, a
+ScoreRequest, an HTTP request) and receives a ``Completion``; it returns its result when done
+(STYLE.md 10). The executor keeps a window of flows in progress, answers what the store
+already holds, batches the rest to the backend with bounded concurrency, and commits every
+successful answer as soon as it arrives, so a killed run loses nothing that completed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable, Generator, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from rattle.errors import RunAborted
+from rattle.items import Usage
+from rattle.models.base import Completion, ScoreRequest
+from rattle.run.store import Store
+
+log = logging.getLogger(__name__)
+
+Flow = Generator[Any, Completion, Any]
+
+
+class Backend(Protocol):
+    identity: str
+    batch_size: int
+    concurrency: int
+
+    async def generate(self, requests: Any) -> list[Completion]: ...
+
+
+@dataclass
+class ExecStats:
+    requests_total: int = 0
+    requests_sent: int = 0
+    requests_cached: int = 0
+    requests_failed: int = 0
+    tokens_prompt: int = 0
+    tokens_completion: int = 0
+    flows_done: int = 0
+    started: float = field(default_factory=time.perf_counter)
+    model_seconds: float = 0.0
+
+    def as_counts(self) -> dict[str, int]:
+        return {
+            "requests_total": self.requests_total,
+            "requests_sent": self.requests_sent,
+            "requests_cached": self.requests_cached,
+            "requests_failed": self.requests_failed,
+            "tokens_prompt": self.tokens_prompt,
+            "tokens_completion": self.tokens_completion,
+        }
+
+
+@dataclass
+class _Waiting:
+    gen: Flow
+    tag: Any
+
+
+class Executor:
+    """Runs flows to completion. ``on_result(tag, result)`` receives each finished flow."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        store: Store | None,
+        *,
+        window: int | None = None,
+        max_requests: int | None = None,
+        dry_run: bool = False,
+        progress: Callable[[ExecStats], None] | None = None,
+    ) -> None:
+        self.backend = backend
+        self.store = store
+        self.window = window or max(256, backend.batch_size * backend.concurrency * 4)
+        self.max_requests = max_requests
+        self.dry_run = dry_run
+        self.progress = progress
+        self.stats = ExecStats()
+        self.estimated_prompt_chars = 0
+        self._memo: dict[str, Completion] = {}
+        self._seen: set[str] = set()
+        self._semaphore = asyncio.Semaphore(max(1, backend.concurrency))
+
+    # -- public ------------------------------------------------------------------------------
+    def run(self, flows: Iterable[tuple[Any, Flow]], on_result: Callable[[Any, Any], None]) -> ExecStats:
+        return asyncio.run(self.arun(flows, on_result))
+
+    async def arun(
+        self, flows: Iterable[tuple[Any, Flow]], on_result: Callable[[Any, Any], None]
+    ) -> ExecStats:
+        source: Iterator[tuple[Any, Flow]] = iter(flows)
+        waiting: dict[str, list[_Waiting]] = {}
+        requests: dict[str, Any] = {}
+        in_flight: dict[asyncio.Task[list[Completion]], list[str]] = {}
+        queued: list[str] = []
+        active = 0
+        exhausted = False
+        identity = self.backend.identity
+
+        def advance(w: _Waiting, value: Completion | None) -> None:
+            """Step a flow until it needs an unanswered request or finishes."""
+            nonlocal active
+            while True:
+                try:
+                    req = next(w.gen) if value is None else w.gen.send(value)
+                except StopIteration as stop:
+                    active -= 1
+                    self.stats.flows_done += 1
+                    on_result(w.tag, stop.value)
+                    return
+                key = req.key(identity)
+                if key not in self._seen:
+                    self._seen.add(key)
+                    self.stats.requests_total += 1
+                known = self._memo.get(key)
+                if known is not None:
+                    value = known
+                    continue
+                if key not in waiting:
+                    waiting[key] = []
+                    requests[key] = req
+                    queued.append(key)
+                waiting[key].append(w)
+                return
+
+        def deliver(key: str, completion: Completion) -> None:
+            requests.pop(key, None)
+            for w in waiting.pop(key, []):
+                advance(w, completion)
+
+        try:
+            while True:
+                while not exhausted and active < self.window:
+                    try:
+                        tag, gen = next(source)
+                    except StopIteration:
+                        exhausted = True
+                        break
+                    active += 1
+                    advance(_Waiting(gen, tag), None)
+                if queued:
+                    keys, queued = queued, []
+                    cached = self.store.get_many(keys) if self.store is not None else {}
+                    misses = []
+                    for key in keys:
+                        hit = cached.get(key)
+                        if hit is not None:
+                            self.stats.requests_cached += 1
+                            self._memo[key] = hit
+                            deliver(key, hit)
+                        else:
+                            misses.append(key)
+                    if self.dry_run:
+                        for key in misses:
+                            self.stats.requests_sent += 1
+                            self.estimated_prompt_chars += requests[key].prompt_chars()
+                            fake = Completion("")
+                            self._memo[key] = fake
+                            deliver(key, fake)
+                        continue
+                    self._launch(misses, requests, in_flight)
+                    if queued:
+                        continue
+                if not in_flight:
+                    if exhausted and active == 0:
+                        break
+                    if queued or (not exhausted and active < self.window):
+                        continue
+                    raise RuntimeError("executor stalled: flows wait on nothing")
+                done, _ = await asyncio.wait(in_flight, return_when=asyncio.FIRST_COMPLETED)
+                for task in done:
+                    keys = in_flight.pop(task)
+                    completions = task.result()
+                    self._record(keys, completions)
+                    for key, completion in zip(keys, completions, strict=True):
+                        deliver(key, completion)
+                if self.progress is not None:
+                    self.progress(self.stats)
+        finally:
+            for task in in_flight:
+                task.cancel()
+            if in_flight:
+                await asyncio.gather(*in_flight, return_exceptions=True)
+        if self.progress is not None:
+            self.progress(self.stats)
+        return self.stats
+
+    # -- internals ---------------------------------------------------------------------------
+    def _launch(
+        self,
+        misses: list[str],
+        requests: dict[str, Any],
+        in_flight: dict[asyncio.Task[list[Completion]], list[str]],
+    ) -> None:
+        size = max(1, self.backend.batch_size)
+        pending = list(misses)
+        # Requests of one kind go to one call: score requests use loglikelihood().
+        while pending:
+            if self.max_requests is not None and self.stats.requests_sent >= self.max_requests:
+                raise RunAborted(
+                    f"--max-requests {self.max_requests} reached; rerun with a higher limit to "
+                    "continue (everything answered so far is kept in the store)"
+                )
+            chunk, pending = pending[:size], pending[size:]
+            if self.max_requests is not None:
+                room = self.max_requests - self.stats.requests_sent
+                if len(chunk) > room:
+                    pending = chunk[room:] + pending
+                    chunk = chunk[:room]
+            self.stats.requests_sent += len(chunk)
+            task = asyncio.ensure_future(self._call([requests[k] for k in chunk]))
+            in_flight[task] = chunk
+        # Concurrency is bounded inside _call by the semaphore.
+
+    async def _call(self, batch: list[Any]) -> list[Completion]:
+        async with self._semaphore:
+            start = time.perf_counter()
+            try:
+                if batch and isinstance(batch[0], ScoreRequest):
+                    scores = await self.backend.loglikelihood(batch)  # type: ignore[attr-defined]
+                    out = [Completion(json.dumps(s)) for s in scores]
+                else:
+                    out = await self.backend.generate(batch)
+            finally:
+                self.stats.model_seconds += time.perf_counter() - start
+            if len(out) != len(batch):
+                raise RuntimeError(f"backend returned {len(out)} answers for {len(batch)} requests")
+            return out
+
+    def _record(self, keys: list[str], completions: list[Completion]) -> None:
+        ok = [(k, c) for k, c in zip(keys, completions, strict=True) if c.ok]
+        bad = [(k, c.error or "") for k, c in zip(keys, completions, strict=True) if not c.ok]
+        for _, c in ok:
+            self.stats.tokens_prompt += c.usage.prompt_tokens
+            self.stats.tokens_completion += c.usage.completion_tokens
+        self.stats.requests_failed += len(bad)
+        if self.store is not None:
+            self.store.put_many(self.backend.identity, ok)
+            self.store.record_failures(self.backend.identity, bad)
+        for k, c in zip(keys, completions, strict=True):
+            self._memo[k] = c
+
+
+def usage_of(completions: Iterable[Completion]) -> Usage:
+    pt = ct = 0
+    for c in completions:
+        pt += c.usage.prompt_tokens
+        ct += c.usage.completion_tokens
+    return Usage(pt, ct)

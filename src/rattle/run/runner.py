@@ -1,0 +1,204 @@
+"""Run a suite end to end: plan → ask (through the store) → judge → metrics → run folder.
+
+The run folder holds ``results.jsonl`` (one judged record per line, with the variant's
+provenance), ``metrics.json`` (``{"run": {...}, "metrics": [...]}``), ``metrics.csv`` and
+``report.html``. Files are written to a temporary name and renamed, so a killed run never
+leaves a half-written output; the store keeps every answer that completed, so rerunning the
+same command resumes without asking again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rattle import __version__, registry
+from rattle.errors import ConfigError
+from rattle.metrics.core import MetricValue
+from rattle.run.executor import ExecStats, Executor
+from rattle.run.store import Store
+from rattle.seeding import short_hash
+from rattle.suites.base import Case, Record, Suite
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RunConfig:
+    suite: str = "quick"
+    model: str = "embedded"
+    system: str = "llm"
+    dataset: str | None = None
+    limit: int | None = None
+    seed: int = 0
+    out: str | None = None
+    workspace: str = ".rattle"
+    base_url: str | None = None
+    api_key_env: str | None = None
+    concurrency: int | None = None
+    max_tokens: int = 32
+    system_prompt: str | None = None
+    suite_options: dict[str, Any] = field(default_factory=dict)
+    system_options: dict[str, Any] = field(default_factory=dict)
+    max_requests: int | None = None
+    skip_invalid: bool = False
+
+    def public(self) -> dict[str, Any]:
+        """The config as recorded in outputs (no secrets: keys are never part of it)."""
+        d = dict(self.__dict__)
+        d["system_options"] = {k: v for k, v in self.system_options.items() if k != "headers"}
+        return d
+
+
+@dataclass
+class RunOutcome:
+    run_dir: Path
+    run_id: str
+    records: list[Record]
+    metrics: list[MetricValue]
+    stats: ExecStats
+    run_info: dict[str, Any]
+    dry_run: bool = False
+    estimated_tokens: int = 0
+
+
+def build_suite(config: RunConfig) -> Suite:
+    entry = registry.get("suite", config.suite)
+    options = {"dataset": config.dataset, "limit": config.limit, "seed": config.seed,
+               "skip_invalid": config.skip_invalid, **config.suite_options}
+    try:
+        suite: Suite = entry.factory(**options)
+    except TypeError as exc:
+        raise ConfigError(f"suite {config.suite}: bad option: {exc}") from None
+    return suite
+
+
+def build_system(config: RunConfig) -> Any:
+    from rattle.models.base import GenParams
+
+    entry = registry.get("system", config.system)
+    if config.system == "http":
+        return entry.factory(**config.system_options)
+    from rattle.models import load_model
+
+    settings: dict[str, Any] = {}
+    if config.base_url:
+        settings["base_url"] = config.base_url
+    if config.api_key_env:
+        settings["api_key_env"] = config.api_key_env
+    if config.concurrency:
+        settings["concurrency"] = config.concurrency
+    model = load_model(config.model, **settings)
+    if config.concurrency and config.model.split("/")[0] != "openai":
+        model.concurrency = max(1, config.concurrency) if model.concurrency > 1 else 1
+    opts: dict[str, Any] = {"params": GenParams(max_tokens=config.max_tokens, seed=config.seed)}
+    if config.system_prompt is not None:
+        opts["system_prompt"] = config.system_prompt
+    opts.update(config.system_options)
+    return entry.factory(model, **opts)
+
+
+def _write_atomic(path: Path, write: Callable[[Any], None]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as fh:
+        write(fh)
+    os.replace(tmp, path)
+
+
+def run_suite(
+    config: RunConfig,
+    *,
+    dry_run: bool = False,
+    progress: Callable[[ExecStats], None] | None = None,
+    on_total: Callable[[int], None] | None = None,
+) -> RunOutcome:
+    suite = build_suite(config)
+    system = build_system(config)
+    run_id = time.strftime("%Y%m%d-%H%M%S") + "-" + short_hash([config.public(), time.time()], 6)
+    run_dir = Path(config.out or Path("runs") / f"{suite.name}-{run_id}")
+    cases: list[Case] = list(suite.cases())
+    if on_total is not None:
+        on_total(len(cases))
+    store = Store(config.workspace)
+    results: dict[int, list[Record]] = {}
+
+    def flows() -> Iterator[tuple[int, Any]]:
+        for i, case in enumerate(cases):
+            yield i, system.flow(case.query)
+
+    def on_result(index: int, responses: Any) -> None:
+        if not dry_run:
+            results[index] = suite.records(cases[index], responses)
+
+    executor = Executor(system.backend, store, dry_run=dry_run, progress=progress,
+                        max_requests=config.max_requests)
+    started = time.time()
+    status = "interrupted"
+    if not dry_run:
+        store.start_run(run_id, suite.name, config.public())
+
+    async def drive() -> ExecStats:
+        try:
+            return await executor.arun(flows(), on_result)
+        finally:
+            await system.backend.aclose()
+
+    try:
+        stats = asyncio.run(drive())
+        status = "done"
+    finally:
+        if not dry_run:
+            store.finish_run(run_id, status, executor.stats.as_counts())
+        store.close()
+    info = {
+        "id": run_id,
+        "suite": suite.name,
+        "paper": suite.paper,
+        "model": getattr(system.backend, "identity", config.model),
+        "system": system.identity,
+        "dataset": list(suite.datasets),
+        "seed": config.seed,
+        "rattle_version": __version__,
+        "judge": suite.judge_name,
+        "cases": len(cases),
+        **stats.as_counts(),
+        "wall_seconds": round(time.time() - started, 3),
+        "model_seconds": round(stats.model_seconds, 3),
+        "config": config.public(),
+    }
+    if dry_run:
+        return RunOutcome(run_dir, run_id, [], [], stats, info, True,
+                          executor.estimated_prompt_chars // 4
+                          + stats.requests_sent * config.max_tokens)
+    records = [r for i in sorted(results) for r in results[i]]
+    metrics = suite.metrics(records)
+    info["records"] = len(records)
+    info["unmeasured"] = sum(1 for r in records if r["correct"] is None)
+    write_run(run_dir, info, records, metrics)
+    return RunOutcome(run_dir, run_id, records, metrics, stats, info)
+
+
+def write_run(run_dir: Path, info: dict[str, Any], records: list[Record],
+              metrics: list[MetricValue]) -> None:
+    from rattle.report.html import write_report
+    from rattle.report.tables import write_csv
+
+    run_dir.mkdir(parents=True, exist_ok=True)
+
+    def write_results(fh: Any) -> None:
+        for r in records:
+            fh.write(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n")
+
+    _write_atomic(run_dir / "results.jsonl", write_results)
+    payload = {"run": info, "metrics": [m.as_dict() for m in metrics]}
+    _write_atomic(run_dir / "metrics.json",
+                  lambda fh: fh.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n"))
+    _write_atomic(run_dir / "metrics.csv", lambda fh: write_csv(metrics, fh))
+    _write_atomic(run_dir / "report.html", lambda fh: fh.write(write_report(info, records, metrics)))

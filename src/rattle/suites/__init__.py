@@ -1,0 +1,1 @@
+"""Experiment designs: dataset + perturbations/attacks + system + judge + metrics, as data."""

@@ -1,0 +1,125 @@
+"""``qa.context``: short-answer QA closed-book, with the gold document, and with a distractor.
+
+The RALM paper's prompts (imperfect-retrieval-ralm.txt, Appendix A Table 9 "Normal" and
+Appendix B closed QA); documents come from the data (``ctxs``). Accuracy is has-answer (a gold
+alias appears in the reply), with SQuAD EM and F1 beside it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rattle.datasets import load_dataset
+from rattle.items import Document, Item, Query, Response, Variant, original
+from rattle.judges.qa import QAJudge
+from rattle.metrics.core import MetricValue, rate
+from rattle.registry import register
+from rattle.suites.base import Case, Record, base_record, cluster
+
+PAPER = "imperfect-retrieval-ralm.txt (Park & Lee, TACL 2024)"
+# RALM Appendix A, Table 9 "Normal" (line breaks added between the parts).
+NORMAL_PROMPT = (
+    "Documents:\n{documents}\n\nUse the above documents to answer the subsequent question. "
+    "Please provide the answer as a single word or term, without forming a complete sentence.\n"
+    "Question: {question}\nAnswer:"
+)
+# RALM Appendix B, closed QA.
+CLOSED_PROMPT = (
+    "Answer the following question. Please provide the answer as a single word or term, "
+    "without forming a complete sentence.\nQ: {question}\nA:"
+)
+CONDITIONS = ("closed_book", "gold", "gold+distractor")
+
+
+def format_documents(docs: Sequence[Document]) -> str:
+    return "\n".join(f"{d.title}: {d.text}" if d.title else d.text for d in docs)
+
+
+def render(question: str, docs: Sequence[Document]) -> str:
+    if not docs:
+        return CLOSED_PROMPT.format(question=question)
+    return NORMAL_PROMPT.format(documents=format_documents(docs), question=question)
+
+
+@dataclass
+class QAContextSuite:
+    dataset: str | None = None
+    limit: int | None = None
+    seed: int = 0
+    part: str = ""
+    default_dataset: str = "mini-qa"
+    skip_invalid: bool = False
+
+    def __post_init__(self) -> None:
+        self.name = "qa.context"
+        self.paper = PAPER
+        self.description = (__doc__ or "").strip()
+        self.judge = QAJudge()
+        self.judge_name = self.judge.name
+        self.datasets = [self.dataset or self.default_dataset]
+
+    def variants(self, item: Item) -> Iterator[tuple[Variant, str]]:
+        gold = tuple(d for d in item.documents if d.has_answer)
+        others = tuple(d for d in item.documents if not d.has_answer)
+        yield replace(original(item), item=replace(item, documents=()),
+                      id=f"{item.id}/closed_book", label={"condition": "closed_book"}), "closed_book"
+        if gold:
+            yield replace(original(item), item=replace(item, documents=gold[:1]),
+                          id=f"{item.id}/gold", label={"condition": "gold"}), "gold"
+            if others:
+                docs = gold[:1] + others[:1]
+                yield replace(original(item), item=replace(item, documents=docs),
+                              id=f"{item.id}/gold+distractor",
+                              label={"condition": "gold+distractor"}), "gold+distractor"
+
+    def cases(self) -> Iterator[Case]:
+        for item in load_dataset(self.datasets[0], limit=self.limit,
+                                 skip_invalid=self.skip_invalid):
+            for variant, condition in self.variants(item):
+                docs = variant.item.documents
+                query = Query((render(item.question, docs),), question=item.question,
+                              documents=docs)
+                yield Case(variant.id, variant, query, {"condition": condition}, self.part)
+
+    def records(self, case: Case, responses: tuple[Response, ...]) -> list[Record]:
+        q = case.variant.item.questions[0]
+        judgement = self.judge(q, responses[0])
+        rec = base_record(case, 0, q.text, responses[0], judgement)
+        rec["answer"] = judgement.parsed
+        rec["gold"] = list(q.answers)
+        return [rec]
+
+    def metrics(self, records: Sequence[Record]) -> list[MetricValue]:
+        mine = [r for r in records if r["part"] == self.part]
+        by: dict[tuple[str, str], list[Record]] = defaultdict(list)
+        for r in mine:
+            by[(r["dataset"], r["group"]["condition"])].append(r)
+        out = []
+        for (dataset, condition), rs in sorted(by.items()):
+            g = {"dataset": dataset, "condition": condition}
+            out.append(rate("accuracy", [(cluster(r), r["correct"]) for r in rs], group=g,
+                            seed=self.seed))
+            for name in ("em", "f1"):
+                out.append(_mean_label(name, rs, g, self.seed))
+        return out
+
+
+def _mean_label(name: str, rs: Sequence[Record], group: dict[str, Any], seed: int) -> MetricValue:
+    from rattle.metrics.core import bootstrap_ci
+
+    measured = [r for r in rs if r["correct"] is not None]
+    if not measured:
+        return MetricValue(name, None, None, None, 0, len(rs), group)
+    values = [float(r["labels"][name]) for r in measured]
+    lo, hi = bootstrap_ci(values, [1.0] * len(values), seed=seed)
+    return MetricValue(name, sum(values) / len(values), lo, hi, len(values),
+                       len(rs) - len(measured), group)
+
+
+@register("suite", "qa.context")
+def qa_context(**options: Any) -> QAContextSuite:
+    """Short-answer QA closed-book vs with the gold document vs gold + a distractor (RALM prompts)."""
+    return QAContextSuite(**options)

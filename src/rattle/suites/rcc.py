@@ -1,0 +1,226 @@
+"""RCC suites (paper: rcc-robustness-consistency-credibility.txt).
+
+- ``rcc.robustness``: character, word and visual noise on the passage (or the question when
+  there is none); error rate (Eq. 9) and answer-change rate (Eq. 10) per attack and level.
+- ``rcc.consistency``: the five prompt wordings (Table 5) and option orders; accuracy per
+  wording/order, their standard deviation, answer changes and first-option rate (§4.2).
+- ``rcc.credibility``: word insert/delete/replace at rates 0.1…1.0; RTI (Algorithm 1).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from rattle.datasets import load_dataset
+from rattle.items import Item, Judgement, Query, Response, Variant, original
+from rattle.judges.choice import ChoiceJudge
+from rattle.metrics.core import MetricValue, rate
+from rattle.metrics.rcc import (RTI_RATES, answer_change_rate, consistency_std, error_rate,
+                                first_option_rate, rti, rti_value)
+from rattle.perturbations.base import apply
+from rattle.perturbations.prompts import RCC_TEMPLATE_NAMES, RCC_TEMPLATES
+from rattle.registry import register
+from rattle.seeding import rng_for
+from rattle.suites.base import Case, Record, base_record, cluster
+from rattle.suites.rcc_protocol import multi_turn, single_turn
+
+PAPER = "rcc-robustness-consistency-credibility.txt (Ye et al. 2023)"
+# The RCC attacker draws each variant's word-selection rate from {0.1, ..., 1.0}
+# (reference-implementations.md §2.5: p = randint(1, 11) / 10).
+RATES: tuple[float, ...] = RTI_RATES
+
+# (registered name, fixed params, level label). RCC Table 18/19 columns; visual at 10/50/90 %.
+ROBUSTNESS_ATTACKS: tuple[tuple[str, dict[str, Any], str], ...] = (
+    ("chars.repeat", {}, ""),
+    ("chars.delete", {}, ""),
+    ("chars.insert", {}, ""),
+    ("words.insert", {}, ""),
+    ("words.delete", {}, ""),
+    ("words.replace", {}, ""),
+    ("visual.homoglyph", {"ratio": 0.1}, "10%"),
+    ("visual.homoglyph", {"ratio": 0.5}, "50%"),
+    ("visual.homoglyph", {"ratio": 0.9}, "90%"),
+)
+CREDIBILITY_OPS = ("words.insert", "words.delete", "words.replace")
+
+Kind = Literal["robustness", "consistency", "credibility"]
+
+
+@dataclass
+class RCCSuite:
+    """One RCC experiment over MC items; built by the registered factories below."""
+
+    kind: Kind
+    dataset: str | None = None
+    limit: int | None = None
+    seed: int = 0
+    samples: int = 2
+    attacks: Sequence[tuple[str, dict[str, Any], str]] = ROBUSTNESS_ATTACKS
+    orders: int = 6
+    protocol: Literal["multi", "single"] = "multi"
+    compat: bool = False
+    part: str = ""
+    default_dataset: str = "mini-mc"
+    skip_invalid: bool = False
+
+    def __post_init__(self) -> None:
+        self.name = f"rcc.{self.kind}"
+        self.paper = PAPER
+        self.description = (__doc__ or "").strip()
+        self.judge = ChoiceJudge(compat=self.compat)
+        self.judge_name = self.judge.name
+        self.datasets = [self.dataset or self.default_dataset]
+        self._items: list[Item] | None = None
+
+    # -- planning ----------------------------------------------------------------------------
+    def items(self) -> list[Item]:
+        if self._items is None:
+            self._items = load_dataset(self.datasets[0], limit=self.limit,
+                                       skip_invalid=self.skip_invalid)
+        return self._items
+
+    def variants(self, item: Item) -> Iterator[tuple[Variant, dict[str, Any]]]:
+        yield original(item), {"attack": "original", "level": ""}
+        if self.kind == "robustness":
+            for name, fixed, level in self.attacks:
+                for k in range(self.samples):
+                    r = rng_for(self.seed, item.id, name, fixed, k).choice(RATES)
+                    v = apply(name, item, seed=self.seed, params={**fixed, "rate": r})
+                    yield v, {"attack": name, "level": level}
+        elif self.kind == "consistency":
+            for i in range(1, len(RCC_TEMPLATES)):
+                v = apply("prompts.wording", item, seed=self.seed, params={"index": i})
+                yield v, {"attack": "prompts.wording", "level": RCC_TEMPLATE_NAMES[i]}
+            for k in range(1, self.orders):
+                v = apply("options.order", item, seed=self.seed, params={"k": k})
+                yield v, {"attack": "options.order", "level": f"order {k}"}
+        else:
+            for name in CREDIBILITY_OPS:
+                for r in RATES:
+                    v = apply(name, item, seed=self.seed, params={"rate": r})
+                    yield v, {"attack": name, "level": f"{r:.1f}"}
+
+    def cases(self) -> Iterator[Case]:
+        for item in self.items():
+            for variant, group in self.variants(item):
+                if self.protocol == "multi":
+                    yield Case(f"{variant.id}", variant, Query(multi_turn(variant.item)),
+                               group, self.part)
+                else:
+                    for j in range(len(variant.item.questions)):
+                        yield Case(f"{variant.id}#{j}", variant,
+                                   Query((single_turn(variant.item, j),),
+                                         question=variant.item.questions[j].text),
+                                   {**group, "sub": j}, self.part)
+
+    # -- judging -----------------------------------------------------------------------------
+    def records(self, case: Case, responses: tuple[Response, ...]) -> list[Record]:
+        item = case.variant.item
+        if self.protocol == "multi":
+            pairs = list(enumerate(responses[1:]))  # responses[0] answers the description
+        else:
+            pairs = [(int(case.group["sub"]), responses[0])]
+        out = []
+        for j, response in pairs:
+            q = item.questions[j]
+            judgement: Judgement = self.judge(q, response)
+            rec = base_record(case, j, q.text, response, judgement)
+            rec["answer"] = judgement.labels.get("option")
+            rec["position"] = judgement.labels.get("position")
+            rec["gold"] = q.correct_letter
+            out.append(rec)
+        return out
+
+    # -- metrics -----------------------------------------------------------------------------
+    def metrics(self, records: Sequence[Record]) -> list[MetricValue]:
+        mine = [r for r in records if r["part"] == self.part]
+        return rcc_metrics(self.kind, mine, seed=self.seed)
+
+
+def _by(records: Sequence[Record], *keys: str) -> dict[tuple[Any, ...], list[Record]]:
+    out: dict[tuple[Any, ...], list[Record]] = defaultdict(list)
+    for r in records:
+        out[tuple(r["group"].get(k, r.get(k)) for k in keys)].append(r)
+    return out
+
+
+def rcc_metrics(kind: str, records: Sequence[Record], *, seed: int = 0) -> list[MetricValue]:
+    out: list[MetricValue] = []
+    baseline = {(r["dataset"], r["item_id"], r["sub"]): r["answer"]
+                for r in records if r["attack"] == "original"}
+
+    def pairs(rs: Sequence[Record]) -> list[tuple[str, Any, Any]]:
+        return [(cluster(r), baseline.get((r["dataset"], r["item_id"], r["sub"])), r["answer"])
+                for r in rs]
+
+    datasets = sorted({r["dataset"] for r in records})
+    scopes: list[tuple[str, Sequence[Record]]] = [(d, [r for r in records if r["dataset"] == d])
+                                                  for d in datasets]
+    if len(datasets) > 1:
+        scopes.append(("all", records))
+    for dataset, rs in scopes:
+        if kind in ("robustness", "consistency"):
+            for (attack, level), group in sorted(_by(rs, "attack", "level").items()):
+                g = {"dataset": dataset, "attack": attack, "level": level}
+                outcomes = [(cluster(r), r["correct"]) for r in group]
+                out.append(rate("accuracy", outcomes, group=g, seed=seed))
+                out.append(error_rate(outcomes, group=g, seed=seed))
+                if attack != "original":
+                    out.append(answer_change_rate(pairs(group), group=g, seed=seed))
+                if kind == "consistency":
+                    out.append(first_option_rate(
+                        [(cluster(r), r["position"] if r["correct"] is not None else None)
+                         for r in group], group=g, seed=seed))
+        if kind == "consistency":
+            accs = {(m.group["attack"], m.group["level"]): m.value for m in out
+                    if m.name == "accuracy" and m.group["dataset"] == dataset}
+            for family in ("prompts.wording", "options.order"):
+                values = {"original": accs.get(("original", ""))}
+                values.update({lvl: v for (a, lvl), v in accs.items() if a == family})
+                out.append(consistency_std(values, group={"dataset": dataset, "attack": family}))
+        if kind == "credibility":
+            per_op: dict[str, list[tuple[str, float | None]]] = defaultdict(list)
+            answers: dict[tuple[str, str, int, str], dict[float, Any]] = defaultdict(dict)
+            for r in rs:
+                if r["attack"] in CREDIBILITY_OPS:
+                    key = (r["dataset"], r["item_id"], r["sub"], r["attack"])
+                    answers[key][float(r["params"]["rate"])] = r["answer"]
+            for (ds, item_id, sub, op), by_rate in sorted(answers.items()):
+                value = rti_value(baseline.get((ds, item_id, sub)), by_rate)
+                per_op[op].append((f"{ds}|{item_id}", value))
+            all_values: list[tuple[str, float | None]] = []
+            for op in CREDIBILITY_OPS:
+                if per_op.get(op):
+                    out.append(rti(per_op[op], group={"dataset": dataset, "attack": op}, seed=seed))
+                    all_values.extend(per_op[op])
+            if all_values:
+                out.append(rti(all_values, group={"dataset": dataset, "attack": "mean"}, seed=seed))
+            originals = [(cluster(r), r["correct"]) for r in rs if r["attack"] == "original"]
+            g = {"dataset": dataset, "attack": "original", "level": ""}
+            out.append(rate("accuracy", originals, group=g, seed=seed))
+    return out
+
+
+def _suite(kind: Kind, **options: Any) -> RCCSuite:
+    return RCCSuite(kind=kind, **options)
+
+
+@register("suite", "rcc.robustness")
+def robustness(**options: Any) -> RCCSuite:
+    """Char/word/visual noise on MC QA: ER (Eq. 9) and ACR (Eq. 10) by attack (RCC Tables 6, 19, 20)."""
+    return _suite("robustness", **options)
+
+
+@register("suite", "rcc.consistency")
+def consistency(**options: Any) -> RCCSuite:
+    """Five prompt wordings (Table 5) and option orders: accuracy, std, first-option rate (RCC §4.2)."""
+    return _suite("consistency", **options)
+
+
+@register("suite", "rcc.credibility")
+def credibility(**options: Any) -> RCCSuite:
+    """Word ops at rates 0.1..1.0: the RTI memorisation index, Algorithm 1 (RCC §3.5)."""
+    return _suite("credibility", **options)
