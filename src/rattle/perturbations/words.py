@@ -44,11 +44,15 @@ def _new_word(words: list[str], original: list[str], rng: random.Random, syn: Sy
     return None
 
 
-def word_edits(before: list[str], after: list[str]) -> tuple[Edit, ...]:
-    """Edits between two token lists, as character spans of the ``' '``-joined original."""
+def word_edits(before: list[str], after: list[str],
+               spacing: list[str] | None = None) -> tuple[Edit, ...]:
+    """Edits between two token lists, as character spans of the ``' '``-joined original.
+
+    ``spacing`` gives the original tokens when ``before`` is a trimmed copy of them.
+    """
     offsets = []
     pos = 0
-    for w in before:
+    for w in spacing or before:
         offsets.append(pos)
         pos += len(w) + 1
     offsets.append(pos)
@@ -87,8 +91,9 @@ def word_noise(op: str, text: str, rate: float, rng: random.Random,
             else:
                 work[rng.randrange(len(work))] = new
     out = " ".join(work) + sig
-    before = text.split(" ")
-    return out, word_edits([w for w in before if w], out.split(" "))
+    # Edits are computed on the words without the set-aside last character, which every
+    # variant keeps; offsets are those of the original words.
+    return out, word_edits(words, work, [w for w in text.split(" ") if w])
 
 
 def _factory(op: str, rate: float) -> Perturber:

@@ -1,0 +1,64 @@
+"""Golden outputs: each perturbation under a fixed seed gives exactly these texts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from rattle.perturbations import perturb_text
+
+S = "George Washington died in 1799. CDs weren't invented until 1982."
+
+GOLDEN = [
+    ("chars.repeat", {"rate": 0.5, "count": 2},
+     "George Washingggton died iiin 179999. CDs werrren't iiinvented until 1982."),
+    ("chars.delete", {"rate": 0.5, "count": 1},
+     "Geoge Washinton ied n 1799. Cs weren't invented until 1982."),
+    ("chars.insert", {"rate": 0.5},
+     "George Washington died i&n 1799. CD}s weren#'t invente^d until 1@982."),
+    ("words.insert", {"rate": 0.3},
+     "George CDs Washington died in george iv 1799. CDs weren't invented expire until 1982."),
+    ("words.delete", {"rate": 0.3}, "Washington in 1799. CDs weren't invented until."),
+    ("words.replace", {"rate": 0.3},
+     "weren't Washington weren't in 1799. CDs weren't invented manufacture 1982."),
+    ("visual.homoglyph", {"ratio": 0.5, "rate": 0.5},
+     "Geoṙℊꬲ Washington died 𝛊n 1799. CDs weren't invented ùnⓣiℐ 1982."),
+]
+
+
+@pytest.mark.parametrize(("name", "params", "expected"), GOLDEN, ids=[g[0] for g in GOLDEN])
+def test_golden(name: str, params: dict[str, float], expected: str) -> None:
+    text, edits = perturb_text(name, S, seed=1, **params)
+    assert text == expected
+    assert edits
+    for e in edits:
+        assert S[e.start : e.start + len(e.before)] == e.before
+
+
+@pytest.mark.parametrize("name", ["chars.repeat", "chars.delete", "chars.insert", "visual.homoglyph"])
+def test_char_edits_rebuild_the_variant(name: str) -> None:
+    for seed in range(20):
+        text, edits = perturb_text(name, S, seed=seed, rate=0.7)
+        rebuilt = S
+        for e in sorted(edits, key=lambda e: -e.start):
+            rebuilt = rebuilt[: e.start] + e.after + rebuilt[e.start + len(e.before):]
+        assert rebuilt == text
+
+
+def test_identical_across_processes_and_hash_seeds() -> None:
+    code = (
+        "from rattle.perturbations import perturb_text\n"
+        f"S = {S!r}\n"
+        "for n, p in [('chars.delete', {'rate': 0.5}), ('words.replace', {'rate': 0.4}),"
+        " ('words.insert', {'rate': 0.4}), ('visual.homoglyph', {'ratio': 0.9})]:\n"
+        "    print(perturb_text(n, S, seed=5, **p)[0])\n"
+    )
+    outs = set()
+    for hashseed in ("0", "7", "4242"):
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True, env={"PYTHONHASHSEED": hashseed, "PATH": "",
+                                              "HOME": "/root"})
+        outs.add(run.stdout)
+    assert len(outs) == 1

@@ -1,0 +1,67 @@
+"""Edit statistics follow the parameters over many draws."""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+
+from rattle.perturbations.chars import COUNT_WEIGHTS, char_noise
+from rattle.perturbations.base import apply
+from rattle.perturbations.words import word_noise
+from rattle.items import Item, Question
+
+WORDS = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi "
+         "rho sigma tau upsilon phi chi psi omega").split()
+TEXT = " ".join(WORDS * 3) + "."
+
+
+def no_syn(word: str) -> list[str]:
+    return []
+
+
+def test_word_delete_keeps_about_one_minus_rate() -> None:
+    n = len(TEXT.split())
+    for rate in (0.1, 0.5, 0.9):
+        kept = [len(word_noise("delete", TEXT, rate, random.Random(s), no_syn)[0].split())
+                for s in range(400)]
+        assert abs(statistics.mean(kept) / n - (1 - rate)) < 0.03
+
+
+def test_word_insert_and_replace_counts() -> None:
+    n = len(TEXT.split())
+    out, _ = word_noise("insert", TEXT, 0.5, random.Random(1), no_syn)
+    assert len(out.split()) == n + round(n * 0.5)
+    out, _ = word_noise("replace", TEXT, 0.5, random.Random(1), no_syn)
+    assert len(out.split()) == n
+
+
+def test_chars_touch_ceil_rate_of_eligible_words() -> None:
+    text = "a " + " ".join(WORDS)
+    eligible = len(WORDS)
+    for rate in (0.1, 0.34, 1.0):
+        _, edits = char_noise("repeat", text, rate, 1, random.Random(3))
+        assert len(edits) == math.ceil(eligible * rate)
+        assert all(e.before != "a" for e in edits)
+
+
+def test_drawn_count_follows_table_18() -> None:
+    item = Item(id="x", questions=(Question("q"),), passage=TEXT)
+    counts = [apply("chars.delete", Item(id=f"x{i}", questions=item.questions, passage=TEXT),
+                    seed=0, params={"rate": 0.1}).params["count"] for i in range(3000)]
+    for c, w in zip((1, 2, 3), COUNT_WEIGHTS, strict=True):
+        assert abs(counts.count(c) / len(counts) - w) < 0.03
+
+
+def test_delete_removes_exactly_count_characters() -> None:
+    for seed in range(50):
+        _, edits = char_noise("delete", TEXT, 0.5, 2, random.Random(seed))
+        for e in edits:
+            assert len(e.before) - len(e.after) == 2
+
+
+def test_insert_never_at_first_position() -> None:
+    for seed in range(200):
+        _, edits = char_noise("insert", TEXT, 1.0, 1, random.Random(seed))
+        for e in edits:
+            assert e.after[0] == e.before[0] and len(e.after) == len(e.before) + 1
