@@ -34,10 +34,13 @@ def _sniff(path: Path) -> str:
         # One object per line (JSONL without the extension) or one big object (RCC primitive)?
         first = head.split("\n", 1)[0]
         try:
-            json.loads(first)
-            return "dpr"
+            row = json.loads(first)
         except ValueError:
             return "rcc"
+        if isinstance(row, dict) and any(isinstance(v, dict) and "sub-qa" in v
+                                         for v in row.values()):
+            return "rcc"
+        return "dpr"
     raise DataError("unknown dataset format", path=str(path),
                     fix="use an RCC primitive .json or a JSONL file with question/answers/ctxs")
 

@@ -21,7 +21,7 @@ LETTERS = "ABCDEFGHI"
 _PAREN = re.compile(r"\(([A-I])\)")
 _KEYWORD = re.compile(r"\b(?:answer|option|choice)\b\s*(?:is|:|=)?\s*:?\s*\(?([A-I])\b(?![a-z'])",
                       re.I)
-_START = re.compile(r"^\s*\**\(?([A-I])(?:[\.\):]|\s*$|\s+-\s)")
+_START = re.compile(r"^\s*\**\(?([A-I])\**(?:[\.\):]|\s*$|\s+-\s)")
 _LETTER_PAREN = re.compile(r"(?:^|\s)([A-I])\)")
 _REFUSAL = re.compile(
     r"\b(i (?:cannot|can't|can not|am unable to|'m unable to|won't)|unable to (?:determine|answer)"
