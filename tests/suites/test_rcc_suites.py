@@ -1,0 +1,73 @@
+"""RCC suites end to end with scripted models, and their metric assembly on a hand table."""
+
+from __future__ import annotations
+
+import pytest
+
+from rattle.run.runner import RunConfig, run_suite
+from rattle.suites.rcc import rcc_metrics
+
+
+def run(tmp_path, suite: str, model: str, **opts):  # type: ignore[no-untyped-def]
+    cfg = RunConfig(suite=suite, model=model, out=str(tmp_path / suite),
+                    workspace=str(tmp_path / "ws"), suite_options=opts)
+    return run_suite(cfg)
+
+
+def values(outcome, name: str):  # type: ignore[no-untyped-def]
+    return {(m.group.get("attack"), m.group.get("level")): m for m in outcome.metrics
+            if m.name == name}
+
+
+def test_robustness_with_a_constant_model_changes_nothing(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = run(tmp_path, "rcc.robustness", "scripted/constant?text=(A)", samples=1)
+    acr = values(out, "acr")
+    assert len(acr) == 9 and all(m.value == 0.0 for m in acr.values())
+    # Multi-turn: one description turn + one turn per sub-question per conversation.
+    assert out.run_info["requests_total"] > out.run_info["cases"]
+    er = values(out, "er")[("original", "")]
+    gold_a = sum(1 for r in out.records if r["attack"] == "original" and r["gold"] == "A")
+    n = sum(1 for r in out.records if r["attack"] == "original")
+    assert er.value == pytest.approx(1 - gold_a / n)
+
+
+def test_consistency_first_option_bias(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = run(tmp_path, "rcc.consistency", "scripted/constant?text=(A)", orders=3)
+    fo = values(out, "first_option_rate")
+    assert fo and all(m.value == 1.0 for m in fo.values())
+    std = {m.group["attack"]: m for m in out.metrics if m.name == "consistency_std"}
+    assert std["prompts.wording"].value == 0.0  # wording cannot change a constant answer
+    assert std["options.order"].value is not None
+
+
+def test_credibility_rti_of_a_constant_model_is_one(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = run(tmp_path, "rcc.credibility", "scripted/constant?text=(B)", limit=3)
+    rti = {m.group["attack"]: m.value for m in out.metrics if m.name == "rti"}
+    assert rti == {"words.insert": 1.0, "words.delete": 1.0, "words.replace": 1.0, "mean": 1.0}
+
+
+def rec(item: str, attack: str, answer: int | None, correct: bool | None,
+        rate: float | None = None, level: str = "") -> dict:  # type: ignore[type-arg]
+    return {"dataset": "d", "item_id": item, "sub": 0, "attack": attack, "answer": answer,
+            "correct": correct, "position": answer, "params": {"rate": rate} if rate else {},
+            "group": {"attack": attack, "level": level}}
+
+
+def test_metric_assembly_on_a_hand_table() -> None:
+    records = [
+        rec("i1", "original", 0, True), rec("i2", "original", 1, False),
+        rec("i3", "original", 2, True), rec("i4", "original", None, None),
+        rec("i1", "chars.delete", 1, False), rec("i2", "chars.delete", 1, False),
+        rec("i3", "chars.delete", 2, True), rec("i4", "chars.delete", 0, True),
+    ]
+    ms = {(m.name, m.group["attack"]): m for m in rcc_metrics("robustness", records)}
+    assert ms[("er", "original")].value == pytest.approx(1 / 3)
+    assert ms[("er", "chars.delete")].value == pytest.approx(2 / 4)
+    # ACR pairs: i1 changed, i2 same, i3 same, i4 unmeasured (no original answer)
+    assert ms[("acr", "chars.delete")].value == pytest.approx(1 / 3)
+    assert ms[("acr", "chars.delete")].n_unmeasured == 1
+    cred = [rec("i1", "original", 0, True)] + [
+        rec("i1", "words.delete", 0 if r < 0.45 else 1, None, r) for r in
+        (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)]
+    rti = {m.group["attack"]: m.value for m in rcc_metrics("credibility", cred) if m.name == "rti"}
+    assert rti["words.delete"] == pytest.approx(0.5)
