@@ -128,7 +128,7 @@ def test_report_rerenders_without_models(tmp_path: Path) -> None:
     invoke("run", "quick", "--model", "scripted/echo", "--out", str(tmp_path / "r"),
            "--workspace", str(tmp_path / "w"))
     (tmp_path / "r" / "report.html").unlink()
-    code, out = invoke("report", str(tmp_path / "r"))
+    code, _ = invoke("report", str(tmp_path / "r"))
     assert code == 0 and (tmp_path / "r" / "report.html").is_file()
 
 

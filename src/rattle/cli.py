@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -50,27 +50,27 @@ def run(
     model: Annotated[str, typer.Option(help="provider/name: embedded, openai/<model>, "
                                        "llamacpp/<path.gguf>, transformers/<dir>, scripted/...")] = "embedded",
     system: Annotated[str, typer.Option(help="System under test: llm or http.")] = "llm",
-    dataset: Annotated[Optional[str], typer.Option(help="Dataset file or built-in set "
+    dataset: Annotated[str | None, typer.Option(help="Dataset file or built-in set "
                                                    "(mini-mc, mini-qa); default: the suite's.")] = None,
-    limit: Annotated[Optional[int], typer.Option(min=1, help="Use only the first N items.")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Use only the first N items.")] = None,
     seed: Annotated[int, typer.Option(help="Run seed: same seed, same variants.")] = 0,
-    out: Annotated[Optional[Path], typer.Option(help="Run folder (default runs/<suite>-<id>).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Run folder (default runs/<suite>-<id>).")] = None,
     workspace: Annotated[Path, typer.Option(help="Folder of the store (cache and resume point).")] = Path(".rattle"),
-    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible server URL.")] = None,
-    api_key_env: Annotated[Optional[str], typer.Option(help="Env variable holding the API key "
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server URL.")] = None,
+    api_key_env: Annotated[str | None, typer.Option(help="Env variable holding the API key "
                                                        "(default OPENAI_API_KEY).")] = None,
-    concurrency: Annotated[Optional[int], typer.Option(min=1, help="Requests in flight.")] = None,
+    concurrency: Annotated[int | None, typer.Option(min=1, help="Requests in flight.")] = None,
     max_tokens: Annotated[int, typer.Option(min=1, help="Max tokens per answer.")] = 32,
-    system_prompt: Annotated[Optional[str], typer.Option(help="System prompt of the llm system.")] = None,
-    param: Annotated[Optional[list[str]], typer.Option(help="Suite option key=value "
+    system_prompt: Annotated[str | None, typer.Option(help="System prompt of the llm system.")] = None,
+    param: Annotated[list[str] | None, typer.Option(help="Suite option key=value "
                                                        "(e.g. samples=4, protocol=single).")] = None,
-    url: Annotated[Optional[str], typer.Option(help="http system: the service URL.")] = None,
-    template: Annotated[Optional[str], typer.Option(help="http system: JSON body template.")] = None,
+    url: Annotated[str | None, typer.Option(help="http system: the service URL.")] = None,
+    template: Annotated[str | None, typer.Option(help="http system: JSON body template.")] = None,
     answer_path: Annotated[str, typer.Option(help="http system: dotted path of the answer.")] = "answer",
-    citations_path: Annotated[Optional[str], typer.Option(help="http system: path of citations.")] = None,
-    header: Annotated[Optional[list[str]], typer.Option(help="http system: 'Name: value' "
+    citations_path: Annotated[str | None, typer.Option(help="http system: path of citations.")] = None,
+    header: Annotated[list[str] | None, typer.Option(help="http system: 'Name: value' "
                                                         "(values may use ${ENV_VAR}).")] = None,
-    max_requests: Annotated[Optional[int], typer.Option(min=1, help="Stop after sending N requests.")] = None,
+    max_requests: Annotated[int | None, typer.Option(min=1, help="Stop after sending N requests.")] = None,
     max_unmeasured: Annotated[float, typer.Option(min=0.0, max=1.0, help="Exit 3 when a larger "
                                                   "share of cases is unmeasured.")] = 0.5,
     skip_invalid: Annotated[bool, typer.Option(help="Skip malformed dataset lines (counted) "
@@ -126,7 +126,7 @@ def run(
 
 
 @app.command("list")
-def list_(kind: Annotated[Optional[str], typer.Argument(help="perturbation, attack, model, "
+def list_(kind: Annotated[str | None, typer.Argument(help="perturbation, attack, model, "
                                                        "system, judge, metric or suite")] = None) -> None:
     """List what is registered, with one-line docs."""
     from rattle import registry
@@ -174,7 +174,7 @@ def perturb(
     input: Annotated[Path, typer.Argument(help="Dataset file (RCC primitive JSON or JSONL).")],
     output: Annotated[Path, typer.Argument(help="Where to write the variants (JSONL).")],
     attack: Annotated[str, typer.Option(help="Registered perturbation name.")],
-    param: Annotated[Optional[list[str]], typer.Option(help="key=value, repeatable.")] = None,
+    param: Annotated[list[str] | None, typer.Option(help="key=value, repeatable.")] = None,
     seed: Annotated[int, typer.Option(help="Seed.")] = 0,
 ) -> None:
     """Write perturbed variants of a dataset as JSONL, without asking any model."""
@@ -215,7 +215,7 @@ def cache_stats(workspace: Annotated[Path, typer.Option()] = Path(".rattle")) ->
 @cache_app.command("clear")
 def cache_clear(
     workspace: Annotated[Path, typer.Option()] = Path(".rattle"),
-    model: Annotated[Optional[str], typer.Option(help="Only this model identity.")] = None,
+    model: Annotated[str | None, typer.Option(help="Only this model identity.")] = None,
 ) -> None:
     """Delete cached responses (all, or one model's)."""
     from rattle.run.store import Store

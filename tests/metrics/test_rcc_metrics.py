@@ -3,8 +3,14 @@
 import pytest
 
 from rattle.metrics.core import bootstrap_ci, rate
-from rattle.metrics.rcc import (answer_change_rate, consistency_std, error_rate,
-                                first_option_rate, rti, rti_value)
+from rattle.metrics.rcc import (
+    answer_change_rate,
+    consistency_std,
+    error_rate,
+    first_option_rate,
+    rti,
+    rti_value,
+)
 
 
 def test_error_rate_ignores_unmeasured() -> None:

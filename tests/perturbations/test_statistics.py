@@ -6,13 +6,12 @@ import math
 import random
 import statistics
 
-from rattle.perturbations.chars import COUNT_WEIGHTS, char_noise
-from rattle.perturbations.base import apply
-from rattle.perturbations.words import word_noise
 from rattle.items import Item, Question
+from rattle.perturbations.base import apply
+from rattle.perturbations.chars import COUNT_WEIGHTS, char_noise
+from rattle.perturbations.words import word_noise
 
-WORDS = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi "
-         "rho sigma tau upsilon phi chi psi omega").split()
+WORDS = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega"]
 TEXT = " ".join(WORDS * 3) + "."
 
 

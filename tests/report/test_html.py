@@ -22,7 +22,7 @@ def test_untrusted_text_is_escaped() -> None:
     assert page.count("<script") == 2  # the JSON data block and the page's own script
     assert "<img" not in page and "<svg" not in page and "<b>x" not in page
     assert "&lt;script&gt;alert(6)" in page and "&lt;svg onload" in page
-    data = re.search(r"<script type='application/json' id='cases'>(.*?)</script>", page, re.S)
+    data = re.search(r"<script type='application/json' id='cases'>(.*?)</script>", page, re.DOTALL)
     assert data is not None
     decoded = json.loads(data.group(1))
     assert [r["response"] for r in decoded] == PAYLOADS

@@ -57,7 +57,7 @@ def test_errors_are_recorded_never_cached(tmp_path: Path) -> None:
     assert store.stats().responses == 100 - len(failed)
     # A clean rerun asks exactly the failed requests again, and gets answers.
     clean = load_model("scripted/echo?seed=3")
-    again, stats2 = run(clean, store, plans)
+    again, _ = run(clean, store, plans)
     assert clean.calls == len(failed)
     assert all(r == [f"q{i}"] for i, r in again.items())
 

@@ -27,7 +27,7 @@ class Service:
             def log_message(self, *a: Any) -> None:
                 return None
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 owner.bodies.append(body)
                 owner.headers.append(dict(self.headers))

@@ -20,13 +20,13 @@ from rattle.registry import register
 LETTERS = "ABCDEFGHI"
 _PAREN = re.compile(r"\(([A-I])\)")
 _KEYWORD = re.compile(r"\b(?:answer|option|choice)\b\s*(?:is|:|=)?\s*:?\s*\(?([A-I])\b(?![a-z'])",
-                      re.I)
+                      re.IGNORECASE)
 _START = re.compile(r"^\s*\**\(?([A-I])\**(?:[\.\):]|\s*$|\s+-\s)")
 _LETTER_PAREN = re.compile(r"(?:^|\s)([A-I])\)")
 _REFUSAL = re.compile(
     r"\b(i (?:cannot|can't|can not|am unable to|'m unable to|won't)|unable to (?:determine|answer)"
     r"|as an ai\b|i do not know|i don't know|none of the (?:above|options))",
-    re.I,
+    re.IGNORECASE,
 )
 
 
@@ -49,9 +49,8 @@ def extract_choice(reply: str, displayed: list[str]) -> Choice:
                          ("letter-paren", _LETTER_PAREN)):
         for m in pattern.finditer(reply):
             letter = m.group(1).upper()
-            if how == "keyword" or letter == m.group(1):
-                if letter in valid:
-                    return Choice(valid.index(letter), how)
+            if (how == "keyword" or letter == m.group(1)) and letter in valid:
+                return Choice(valid.index(letter), how)
             if how == "start":
                 break
     body = _norm(reply)

@@ -51,7 +51,7 @@ def _load_rules(path: str) -> list[tuple[re.Pattern[str], str]]:
             data: Any = yaml.safe_load(text)
         else:
             data = json.loads(text)
-    except Exception as exc:  # noqa: BLE001 - any parse failure is a data error
+    except Exception as exc:
         raise DataError(f"cannot parse rules: {exc}", path=path) from None
     pairs: list[tuple[str, str]] = []
     if isinstance(data, dict):
@@ -68,7 +68,7 @@ def _load_rules(path: str) -> list[tuple[re.Pattern[str], str]]:
     compiled = []
     for pattern, reply in pairs:
         try:
-            compiled.append((re.compile(pattern, re.S), reply))
+            compiled.append((re.compile(pattern, re.DOTALL), reply))
         except re.error as exc:
             raise DataError(f"bad regex {pattern!r}: {exc}", path=path) from None
     return compiled

@@ -18,8 +18,10 @@ from rattle.registry import register
 
 # RCC Table 5, in the order of the authors' prompt_template.json; index 0 is the default prompt.
 RCC_TEMPLATES: tuple[str, ...] = (
-    "Next, I will ask you a series of questions given a description, and you will have to "
-    "choose one of several candidate options that you think is correct.  The description is \"",
+    (
+        "Next, I will ask you a series of questions given a description, and you will have to "
+        "choose one of several candidate options that you think is correct.  The description is \""
+    ),
     "\"",
     "To answer the following question according the following information \"",
     "Complete the description with an appropriate ending: \"",

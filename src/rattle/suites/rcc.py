@@ -18,8 +18,15 @@ from rattle.datasets import load_dataset
 from rattle.items import Item, Judgement, Query, Response, Variant, original
 from rattle.judges.choice import ChoiceJudge
 from rattle.metrics.core import MetricValue, rate
-from rattle.metrics.rcc import (RTI_RATES, answer_change_rate, consistency_std, error_rate,
-                                first_option_rate, rti, rti_value)
+from rattle.metrics.rcc import (
+    RTI_RATES,
+    answer_change_rate,
+    consistency_std,
+    error_rate,
+    first_option_rate,
+    rti,
+    rti_value,
+)
 from rattle.perturbations.base import apply
 from rattle.perturbations.prompts import RCC_TEMPLATE_NAMES, RCC_TEMPLATES
 from rattle.registry import register

@@ -103,7 +103,7 @@ class HttpBackend:
     def _expanded_headers(self) -> dict[str, str]:
         out = {}
         for name, value in self._headers.items():
-            def sub(m: re.Match[str]) -> str:
+            def sub(m: re.Match[str], name: str = name) -> str:
                 var = m.group(1) or m.group(2)
                 if var not in os.environ:
                     raise BackendError(f"http system header {name!r} needs ${var}; set it")

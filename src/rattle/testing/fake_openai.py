@@ -55,7 +55,7 @@ class FakeOpenAIServer:
     def base_url(self) -> str:
         assert self._server is not None
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"http://{host!s}:{port}/v1" if isinstance(host, str) else f"http://127.0.0.1:{port}/v1"
 
     def _action(self, number: int, body: dict[str, Any]) -> Action:
         if self.faults is None:
@@ -82,7 +82,7 @@ class FakeOpenAIServer:
                 self.end_headers()
                 self.wfile.write(payload)
 
-            def do_POST(self) -> None:  # noqa: N802 - http.server naming
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length)
                 try:
