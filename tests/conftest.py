@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
+# CI lays shared/ beside the checkout; RATTLE_SHARED_DIR points elsewhere when it is not.
+SHARED = Path(os.environ.get("RATTLE_SHARED_DIR", ROOT.parent / "shared"))
 EXTERNAL = SHARED / "external"
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
