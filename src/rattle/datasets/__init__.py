@@ -1,7 +1,9 @@
 """Dataset loading: local files in their native formats and the built-in mini sets.
 
-``load_dataset(spec)`` accepts a built-in name (``mini-mc``, ``mini-qa``) or a path; the
-format is recognised from the content: an RCC primitive JSON object, or DPR-style JSONL.
+``load_dataset(spec)`` accepts a built-in name (``mini-mc``, ``mini-qa``), a path whose format
+is recognised from the content (an RCC primitive JSON object, or DPR-style JSONL), or
+``<format>:<path or hf:id>`` for one of the RCC datasets' native formats (``aqua:AQuA.jsonl``,
+``gsm8k:hf:openai/gsm8k:socratic:test``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,12 @@ BUILTIN = {
     "mini-mc": DATA_DIR / "mini_mc.json",
     "mini-qa": DATA_DIR / "mini_qa.jsonl",
 }
+
+
+def _rcc_formats() -> tuple[str, ...]:
+    from rattle.datasets.rcc_convert import FORMATS
+
+    return FORMATS
 
 
 def _sniff(path: Path) -> str:
@@ -47,6 +55,11 @@ def _sniff(path: Path) -> str:
 
 def load_dataset(spec: str, *, limit: int | None = None, skip_invalid: bool = False,
                  skipped: list[str] | None = None) -> list[Item]:
+    fmt, sep, rest = spec.partition(":")
+    if sep and fmt.lower().replace("-", "").replace("_", "") in _rcc_formats():
+        from rattle.datasets.rcc_convert import convert
+
+        return convert(fmt, rest, limit=limit)
     path = BUILTIN.get(spec, Path(spec))
     if not path.exists():
         raise DataError(f"no such dataset file or built-in set {spec!r}",
