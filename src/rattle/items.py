@@ -186,6 +186,8 @@ class Response:
     latency_s: float = 0.0
     error: str | None = None
     cached: bool = False
+    #: log-likelihood per choice when the answer came from scoring
+    logprobs: tuple[float, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -214,4 +216,7 @@ class Query:
     turns: tuple[str, ...]
     question: str = ""
     documents: tuple[Document, ...] = ()
+    #: when set, the last turn is answered by log-likelihood scoring of these continuations
+    #: (the response text is then "(X)", the letter of the most likely one)
+    choices: tuple[str, ...] = ()
 

@@ -71,3 +71,28 @@ def test_metric_assembly_on_a_hand_table() -> None:
         (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)]
     rti = {m.group["attack"]: m.value for m in rcc_metrics("credibility", cred) if m.name == "rti"}
     assert rti["words.delete"] == pytest.approx(0.5)
+
+
+def test_loglik_protocol_picks_the_most_likely_option(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = run(tmp_path, "rcc.robustness", "scripted/echo", protocol="loglik", samples=1, limit=3)
+    originals = [r for r in out.records if r["attack"] == "original"]
+    from rattle.datasets import load_dataset
+
+    items = {i.id: i for i in load_dataset("mini-mc", limit=3)}
+    for r in originals:
+        q = items[r["item_id"]].questions[r["sub"]]
+        texts = [f"({chr(65 + k)}){o.text}" for k, o in enumerate(q.displayed)]
+        shortest = min(range(len(texts)), key=lambda k: (len(texts[k]), k))
+        assert r["parsed"] == chr(65 + shortest)
+        assert r["correct"] == (q.order[shortest] == q.correct)
+
+
+def test_loglik_needs_a_scoring_backend(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from rattle.errors import ConfigError
+    from rattle.testing.fake_openai import FakeOpenAIServer
+
+    with FakeOpenAIServer() as server, pytest.raises(ConfigError) as info:
+        cfg = RunConfig(suite="rcc.robustness", model="openai/m", base_url=server.base_url,
+                        workspace=str(tmp_path / "ws"), suite_options={"protocol": "loglik"})
+        run_suite(cfg)
+    assert "cannot score log-likelihoods" in str(info.value)

@@ -155,6 +155,11 @@ class LlamaCppModel:
         return str(rendered.prompt)
 
     def _score(self, requests: Sequence[ScoreRequest]) -> list[list[float]]:
+        """Sum of log-probabilities of each continuation's tokens after the prompt.
+
+        The prompt is evaluated once per request; each continuation is then evaluated from the
+        end of the prompt, so k options cost one prompt plus k short suffixes.
+        """
         import numpy as np
 
         with self._lock:
@@ -164,17 +169,26 @@ class LlamaCppModel:
             results: list[list[float]] = []
             for request in requests:
                 prompt = scorer.tokenize(self._prompt_text(request.messages).encode(), special=True)
+                # The whole prompt is evaluated for every request: reusing another request's
+                # KV prefix changes the logits in the last decimals (llama.cpp batch numerics),
+                # and scores must not depend on what was asked before.
+                shared = 0
+                scorer.n_tokens = 0
+                scorer.eval(prompt)
+                self.prompt_tokens += len(prompt) - shared
+                first_row = np.asarray(scorer.scores[len(prompt) - 1], dtype=np.float64)
                 scores: list[float] = []
                 for continuation in request.continuations:
                     cont = scorer.tokenize(continuation.encode(), add_bos=False, special=False)
-                    tokens = prompt + cont
-                    scorer.reset()
-                    scorer.eval(tokens)
-                    logits = np.asarray(scorer.scores[: len(tokens)], dtype=np.float64)
-                    rows = logits[len(prompt) - 1 : len(tokens) - 1]
+                    scorer.n_tokens = len(prompt)
+                    scorer.eval(cont)
+                    rows = np.vstack([first_row[None, :],
+                                      np.asarray(scorer.scores[len(prompt): len(prompt) + len(cont) - 1],
+                                                 dtype=np.float64)])
                     rows = rows - rows.max(axis=1, keepdims=True)
                     logp = rows - np.log(np.exp(rows).sum(axis=1, keepdims=True))
                     scores.append(float(sum(logp[j, t] for j, t in enumerate(cont))))
+                scorer.n_tokens = len(prompt)
                 results.append(scores)
             return results
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from rattle.errors import ConfigError, DataError
 from rattle.items import Usage
-from rattle.models.base import ChatRequest, Completion, request_identity
+from rattle.models.base import ChatRequest, Completion, ScoreRequest, request_identity
 from rattle.registry import register
 from rattle.seeding import derive_seed, short_hash
 
@@ -138,6 +138,17 @@ class ScriptedModel:
                 prompt_tokens=request.prompt_chars() // 4 + 1, completion_tokens=len(text) // 4 + 1
             )
             out.append(Completion(text, usage, self.latency_s + time.perf_counter() - start))
+        return out
+
+    async def loglikelihood(self, requests: Sequence[ScoreRequest]) -> list[list[float]]:
+        """Deterministic pseudo log-likelihoods: shorter continuations score higher; a
+        ``rules`` model adds 10 to continuations its first matching rule's reply occurs in."""
+        self.calls += len(requests)
+        out = []
+        for request in requests:
+            favourite = self.reply(ChatRequest(request.messages)) if self.script == "rules" else ""
+            out.append([-float(len(c)) + (10.0 if favourite and favourite in c else 0.0)
+                        for c in request.continuations])
         return out
 
     async def aclose(self) -> None:

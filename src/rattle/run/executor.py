@@ -17,7 +17,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from rattle.errors import RunAborted
+from rattle.errors import ConfigError, RunAborted
 from rattle.items import Usage
 from rattle.models.base import Completion, ScoreRequest
 from rattle.run.store import Store
@@ -225,7 +225,13 @@ class Executor:
             start = time.perf_counter()
             try:
                 if batch and isinstance(batch[0], ScoreRequest):
-                    scores = await self.backend.loglikelihood(batch)  # type: ignore[attr-defined]
+                    scorer = getattr(self.backend, "loglikelihood", None)
+                    if scorer is None:
+                        raise ConfigError(
+                            f"{self.backend.identity} cannot score log-likelihoods; use a local "
+                            "model (embedded, llamacpp/, transformers/) or a generation protocol"
+                        )
+                    scores = await scorer(batch)
                     out = [Completion(json.dumps(s)) for s in scores]
                 else:
                     out = await self.backend.generate(batch)

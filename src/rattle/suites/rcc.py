@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from rattle.datasets import load_dataset
+from rattle.errors import ConfigError
 from rattle.items import Item, Judgement, Query, Response, Variant, original
 from rattle.judges.choice import ChoiceJudge
 from rattle.metrics.core import MetricValue, rate
@@ -53,7 +54,7 @@ ROBUSTNESS_ATTACKS: tuple[tuple[str, dict[str, Any], str], ...] = (
 )
 CREDIBILITY_OPS = ("words.insert", "words.delete", "words.replace")
 
-Kind = Literal["robustness", "consistency", "credibility"]
+Kind = Literal["robustness", "consistency", "credibility", "patterns"]
 
 
 @dataclass
@@ -67,13 +68,15 @@ class RCCSuite:
     samples: int = 2
     attacks: Sequence[tuple[str, dict[str, Any], str]] = ROBUSTNESS_ATTACKS
     orders: int = 6
-    protocol: Literal["multi", "single"] = "multi"
+    protocol: Literal["multi", "single", "loglik"] = "multi"
     compat: bool = False
     part: str = ""
     default_dataset: str = "mini-mc"
     skip_invalid: bool = False
 
     def __post_init__(self) -> None:
+        if self.protocol not in ("multi", "single", "loglik"):
+            raise ConfigError(f"protocol must be multi, single or loglik, got {self.protocol!r}")
         self.name = f"rcc.{self.kind}"
         self.paper = PAPER
         self.description = (__doc__ or "").strip()
@@ -91,7 +94,7 @@ class RCCSuite:
 
     def variants(self, item: Item) -> Iterator[tuple[Variant, dict[str, Any]]]:
         yield original(item), {"attack": "original", "level": ""}
-        if self.kind == "robustness":
+        if self.kind in ("robustness", "patterns"):
             for name, fixed, level in self.attacks:
                 for k in range(self.samples):
                     r = rng_for(self.seed, item.id, name, fixed, k).choice(RATES)
@@ -117,10 +120,14 @@ class RCCSuite:
                     yield Case(f"{variant.id}", variant, Query(multi_turn(variant.item)),
                                group, self.part)
                 else:
-                    for j in range(len(variant.item.questions)):
+                    for j, q in enumerate(variant.item.questions):
+                        choices = ()
+                        if self.protocol == "loglik":
+                            choices = tuple(f"({chr(65 + k)}){o.text}"
+                                            for k, o in enumerate(q.displayed))
                         yield Case(f"{variant.id}#{j}", variant,
-                                   Query((single_turn(variant.item, j),),
-                                         question=variant.item.questions[j].text),
+                                   Query((single_turn(variant.item, j),), question=q.text,
+                                         choices=choices),
                                    {**group, "sub": j}, self.part)
 
     # -- judging -----------------------------------------------------------------------------
@@ -144,7 +151,14 @@ class RCCSuite:
     # -- metrics -----------------------------------------------------------------------------
     def metrics(self, records: Sequence[Record]) -> list[MetricValue]:
         mine = [r for r in records if r["part"] == self.part]
-        return rcc_metrics(self.kind, mine, seed=self.seed)
+        if self.kind != "patterns":
+            return rcc_metrics(self.kind, mine, seed=self.seed)
+        from rattle.analysis.patterns import analyse
+        from rattle.nlp.spacy_pos import pipeline
+
+        texts = {f"{i.dataset}|{i.id}": (i.passage or i.question) for i in self.items()}
+        return [*rcc_metrics("robustness", mine, seed=self.seed),
+                *analyse(mine, texts, pipeline(), seed=self.seed)]
 
 
 def _by(records: Sequence[Record], *keys: str) -> dict[tuple[Any, ...], list[Record]]:
@@ -225,6 +239,12 @@ def robustness(**options: Any) -> RCCSuite:
 def consistency(**options: Any) -> RCCSuite:
     """Five prompt wordings (Table 5) and option orders: accuracy, std, first-option rate (RCC §4.2)."""
     return _suite("consistency", **options)
+
+
+@register("suite", "rcc.patterns")
+def patterns(**options: Any) -> RCCSuite:
+    """Which edited words change answers: POS, dependency, phrase, position (RCC §3.6, Eq. 11-12)."""
+    return _suite("patterns", **options)
 
 
 @register("suite", "rcc.credibility")

@@ -7,11 +7,12 @@ earlier answers and the flow yields them one at a time.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Generator
 from typing import Any
 
 from rattle.items import Message, Query, Response
-from rattle.models.base import ChatRequest, Completion, GenParams, Model
+from rattle.models.base import ChatRequest, Completion, GenParams, Model, ScoreRequest
 from rattle.registry import register
 from rattle.seeding import short_hash
 from rattle.systems import to_response
@@ -39,8 +40,12 @@ class LLMSystem:
         if self.system_prompt:
             history.append(Message("system", self.system_prompt))
         out: list[Response] = []
-        for turn in query.turns:
+        for k, turn in enumerate(query.turns):
             history.append(Message("user", turn))
+            if query.choices and k == len(query.turns) - 1:
+                completion = yield ScoreRequest(tuple(history), query.choices)
+                out.append(scored_response(completion))
+                break
             completion = yield ChatRequest(tuple(history), self.params)
             out.append(to_response(completion))
             if not completion.ok:
@@ -50,6 +55,16 @@ class LLMSystem:
                 break
             history.append(Message("assistant", completion.text))
         return tuple(out)
+
+
+def scored_response(completion: Completion) -> Response:
+    """The choice with the highest log-likelihood, as "(X)"; scores kept in the text's tail."""
+    if not completion.ok:
+        return to_response(completion)
+    scores = json.loads(completion.text)
+    best = max(range(len(scores)), key=lambda i: scores[i])
+    return Response(f"({chr(65 + best)})", latency_s=completion.latency_s,
+                    logprobs=tuple(float(x) for x in scores))
 
 
 @register("system", "llm")

@@ -1,0 +1,1 @@
+"""Post-hoc analysis of judged records (attack patterns)."""
