@@ -123,6 +123,15 @@ def write_report(info: dict[str, Any], records: Sequence[dict[str, Any]],
         for r in records
     ]
     plots = "".join(plot_table(metrics, n) for n in ("er", "acr", "accuracy"))
+    from rattle.report.paper_tables import paper_tables
+
+    papers = "".join(
+        f"<h3>{_e(t.title)}</h3><table><thead><tr>"
+        + "".join(f"<th>{_e(h)}</th>" for h in t.header) + "</tr></thead><tbody>"
+        + "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in t.rows)
+        + "</tbody></table>"
+        for t in paper_tables(metrics)
+    )
     return (
         "<!DOCTYPE html><html><head><meta charset='utf-8'>"
         "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
@@ -130,7 +139,8 @@ def write_report(info: dict[str, Any], records: Sequence[dict[str, Any]],
         f"<title>rattle report: {_e(info.get('suite', ''))}</title><style>{CSS}</style></head><body>"
         f"<h1>rattle: {_e(info.get('suite', ''))}</h1>"
         f"<table class='meta'>{meta}</table>"
-        f"<h2>Metrics</h2>{metrics_table(metrics)}"
+        + (f"<h2>Tables as in the paper</h2>{papers}" if papers else "")
+        + f"<h2>Metrics</h2>{metrics_table(metrics)}"
         f"<h2>Plots</h2>{plots}"
         "<h2>Cases</h2><div id='pager'><button id='prev'>previous</button>"
         "<button id='next'>next</button><span id='page-info'></span></div>"

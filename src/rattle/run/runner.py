@@ -201,4 +201,18 @@ def write_run(run_dir: Path, info: dict[str, Any], records: list[Record],
     _write_atomic(run_dir / "metrics.json",
                   lambda fh: fh.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n"))
     _write_atomic(run_dir / "metrics.csv", lambda fh: write_csv(metrics, fh))
+    from rattle.report.paper_tables import paper_tables
+
+    tables_dir = run_dir / "tables"
+    for table in paper_tables(metrics):
+        tables_dir.mkdir(exist_ok=True)
+
+        def write_table(fh: Any, table: Any = table) -> None:
+            import csv
+
+            w = csv.writer(fh, lineterminator="\n")
+            w.writerow(table.header)
+            w.writerows(table.rows)
+
+        _write_atomic(tables_dir / f"{table.name}.csv", write_table)
     _write_atomic(run_dir / "report.html", lambda fh: fh.write(write_report(info, records, metrics)))

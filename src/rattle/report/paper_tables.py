@@ -1,0 +1,99 @@
+"""Tables shaped like the papers' tables, built from metric values.
+
+RCC: Table 19 (error rate by dataset × attack, ``er``), Table 20 (answer-change rate,
+``acr``), Table 12 (RTI by dataset and word operation), and the consistency table (accuracy by
+prompt wording / option order, with the standard deviation). Cells are percentages as in the
+papers; RTI stays a fraction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rattle.metrics.core import MetricValue
+
+
+@dataclass(frozen=True)
+class PaperTable:
+    name: str
+    title: str
+    header: list[str]
+    rows: list[list[str]]
+
+
+RCC_COLUMNS = (
+    ("original", "", "ori"),
+    ("chars.repeat", "", "repeat"),
+    ("chars.delete", "", "delete"),
+    ("chars.insert", "", "insert"),
+    ("words.insert", "", "word insert"),
+    ("words.delete", "", "word delete"),
+    ("words.replace", "", "word replace"),
+    ("visual.homoglyph", "10%", "visual 10%"),
+    ("visual.homoglyph", "50%", "visual 50%"),
+    ("visual.homoglyph", "90%", "visual 90%"),
+)
+
+
+def _pct(m: MetricValue | None) -> str:
+    return "" if m is None or m.value is None else f"{100 * m.value:.2f}"
+
+
+def _index(metrics: Sequence[MetricValue], name: str) -> dict[tuple[str, str, str], MetricValue]:
+    return {(str(m.group.get("dataset", "")), str(m.group.get("attack", "")),
+             str(m.group.get("level", ""))): m for m in metrics if m.name == name}
+
+
+def rcc_attack_table(metrics: Sequence[MetricValue], name: str) -> PaperTable | None:
+    idx = _index(metrics, name)
+    if not idx:
+        return None
+    cols = [c for c in RCC_COLUMNS if any((d, c[0], c[1]) in idx for d, _, _ in idx)]
+    if not any(a != "original" for a, _, _ in cols):
+        return None  # not a noise experiment (e.g. consistency)
+    datasets = sorted({d for d, _, _ in idx})
+    rows = [[d, *(_pct(idx.get((d, a, lvl))) for a, lvl, _ in cols)] for d in datasets]
+    number, label = ("19", "error rate (%)") if name == "er" else ("20", "answer changed rate (%)")
+    return PaperTable(f"rcc_table{number}_{name}",
+                      f"RCC Table {number}: adversarial attacks at three levels, {label}",
+                      ["dataset", *(c[2] for c in cols)], rows)
+
+
+def rcc_rti_table(metrics: Sequence[MetricValue]) -> PaperTable | None:
+    idx = {(str(m.group.get("dataset")), str(m.group.get("attack"))): m for m in metrics
+           if m.name == "rti"}
+    if not idx:
+        return None
+    ops = (("words.insert", "insert"), ("words.delete", "delete"), ("words.replace", "replace"),
+           ("mean", "RTI"))
+    rows = []
+    for d in sorted({k[0] for k in idx}):
+        rows.append([d, *("" if (m := idx.get((d, op))) is None or m.value is None
+                          else f"{m.value:.3f}" for op, _ in ops)])
+    return PaperTable("rcc_table12_rti", "RCC Table 12: relative training index (RTI)",
+                      ["dataset", *(label for _, label in ops)], rows)
+
+
+def rcc_consistency_table(metrics: Sequence[MetricValue]) -> PaperTable | None:
+    acc = _index(metrics, "accuracy")
+    std = {(str(m.group.get("dataset")), str(m.group.get("attack"))): m for m in metrics
+           if m.name == "consistency_std"}
+    if not std:
+        return None
+    levels = sorted({(a, lvl) for _, a, lvl in acc if a in ("prompts.wording", "options.order")})
+    cols = [("original", ""), *levels]
+    rows = []
+    for d in sorted({k[0] for k in std}):
+        cells = [_pct(acc.get((d, a, lvl))) for a, lvl in cols]
+        cells += [_pct(std.get((d, "prompts.wording"))), _pct(std.get((d, "options.order")))]
+        rows.append([d, *cells])
+    header = ["dataset", *(lvl or a for a, lvl in cols), "std (wordings)", "std (orders)"]
+    return PaperTable("rcc_consistency", "RCC §4.2: accuracy (%) by prompt wording and option "
+                      "order, and its standard deviation", header, rows)
+
+
+def paper_tables(metrics: Sequence[MetricValue]) -> list[PaperTable]:
+    tables = [rcc_attack_table(metrics, "er"), rcc_attack_table(metrics, "acr"),
+              rcc_rti_table(metrics), rcc_consistency_table(metrics)]
+    return [t for t in tables if t is not None]
