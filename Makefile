@@ -1,6 +1,6 @@
 # rattle: the two commands of the README. Each bootstraps its own virtualenv (.venv).
 #   make run   the quick suite on the embedded default model, offline
-#   make test  the test suite
+#   make test  the test suite (installs the optional extras the tests exercise)
 # llama-cpp-python builds from source on first install (about 8 minutes on 2 cores); pip keeps
 # the built wheel in its cache, so later installs on the same machine take seconds.
 
@@ -8,8 +8,11 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
-STAMP := $(VENV)/.installed
-EXTRAS := embedded,nlp,dev
+RUN_STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
+# torch is pinned to the CPU build before anything that depends on it: an unpinned torch
+# resolves to a multi-GB CUDA build.
+TORCH := torch==2.13.0
 
 .PHONY: run test bench lint typecheck clean
 
@@ -17,23 +20,29 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml | $(PY)
-	CMAKE_BUILD_PARALLEL_LEVEL=2 $(PIP) install --quiet -e '.[$(EXTRAS)]'
-	touch $(STAMP)
+$(RUN_STAMP): pyproject.toml | $(PY)
+	CMAKE_BUILD_PARALLEL_LEVEL=2 $(PIP) install --quiet -e '.[embedded,nlp]'
+	touch $(RUN_STAMP)
 
-run: $(STAMP)
+$(TEST_STAMP): pyproject.toml | $(PY)
+	$(PIP) install --quiet $(TORCH)
+	CMAKE_BUILD_PARALLEL_LEVEL=2 $(PIP) install --quiet -e '.[embedded,nlp,transformers,analysis,bench,dev]'
+	touch $(TEST_STAMP) $(RUN_STAMP)
+
+run: $(RUN_STAMP)
 	$(VENV)/bin/rattle run
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(PY) -m pytest -q
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(PY) bench/overhead.py
+	$(PY) bench/perturbations.py
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check src tests bench
 
-typecheck: $(STAMP)
+typecheck: $(TEST_STAMP)
 	$(VENV)/bin/mypy
 
 clean:

@@ -179,16 +179,16 @@ def perturb(
 ) -> None:
     """Write perturbed variants of a dataset as JSONL, without asking any model."""
     from rattle.datasets import load_dataset
-    from rattle.perturbations.base import apply, build
+    from rattle.perturbations.base import Perturbation
 
     try:
         params = _parse_params(param)
-        _, perturber = build(attack, params)
+        perturbation = Perturbation(attack, params)
         items = load_dataset(str(input))
         n = 0
         with output.open("w", encoding="utf-8") as fh:
             for item in items:
-                v = apply(attack, item, seed=seed, params=params, perturber=perturber)
+                v = perturbation.apply(item, seed)
                 row = {"id": v.id, "passage": v.item.passage,
                        "questions": [q.text for q in v.item.questions], **v.provenance}
                 fh.write(json.dumps(row, ensure_ascii=False) + "\n")

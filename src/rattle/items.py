@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 AnswerType = Literal["tf", "number", "word", "text", "open"]
 Role = Literal["system", "user", "assistant"]
@@ -83,9 +83,11 @@ class Item:
         return self.questions[0].answers if self.questions else ()
 
 
-@dataclass(frozen=True)
-class Edit:
-    """One change to a text: ``before`` at ``start`` in the original became ``after``."""
+class Edit(NamedTuple):
+    """One change to a text: ``before`` at ``start`` in the original became ``after``.
+
+    A NamedTuple rather than a dataclass: perturbations create millions of them.
+    """
 
     start: int
     before: str

@@ -13,18 +13,18 @@ S = "George Washington died in 1799. CDs weren't invented until 1982."
 
 GOLDEN = [
     ("chars.repeat", {"rate": 0.5, "count": 2},
-     "George Washingggton died iiin 179999. CDs werrren't iiinvented until 1982."),
+     "George Washingtooon died in 179999. CCCDs weren't inventeeed until 1982..."),
     ("chars.delete", {"rate": 0.5, "count": 1},
-     "Geoge Washinton ied n 1799. Cs weren't invented until 1982."),
+     "George Washington died i 179. CDs ween't invented unti 198."),
     ("chars.insert", {"rate": 0.5},
-     "George Washington died i&n 1799. CD}s weren#'t invente^d until 1@982."),
+     "George Wa<shington died in{ 17>99. CDs weren't invented until} 19^82."),
     ("words.insert", {"rate": 0.3},
-     "George CDs Washington died in george iv 1799. CDs weren't invented expire until 1982."),
-    ("words.delete", {"rate": 0.3}, "Washington in 1799. CDs weren't invented until."),
+     "weren't George Washington died in 1799. manufacture CDs weren't in invented until 1982."),
+    ("words.delete", {"rate": 0.3}, "George Washington 1799. CDs weren't until 1982."),
     ("words.replace", {"rate": 0.3},
-     "weren't Washington weren't in 1799. CDs weren't invented manufacture 1982."),
+     "George until died in died CDs weren't invented died 1982."),
     ("visual.homoglyph", {"ratio": 0.5, "rate": 0.5},
-     "Geoṙℊꬲ Washington died 𝛊n 1799. CDs weren't invented ùnⓣiℐ 1982."),
+     "Geංrｇꬲ Washington d𝜾e𝒹 in 1799. Cᴰș weren't invented 𝛖ntı۱ 1982."),
 ]
 
 
@@ -62,3 +62,20 @@ def test_identical_across_processes_and_hash_seeds() -> None:
                                               "HOME": "/root"})
         outs.add(run.stdout)
     assert len(outs) == 1
+
+
+@pytest.mark.parametrize("name", ["words.insert", "words.delete", "words.replace"])
+def test_word_edits_rebuild_the_variant(name: str) -> None:
+    """Replaying the edits on the original words gives the variant's words."""
+    for seed in range(30):
+        text, edits = perturb_text(name, S, seed=seed, rate=0.4)
+        rebuilt = S
+        for e in sorted(edits, key=lambda e: -e.start):
+            if e.before:
+                rebuilt = rebuilt[: e.start] + e.after + rebuilt[e.start + len(e.before):]
+            else:
+                rebuilt = rebuilt[: e.start] + e.after + " " + rebuilt[e.start:]
+        # The text's last character is set aside and re-appended (RCC), so compare without
+        # the spaces around it.
+        assert rebuilt.replace(" ", "") == text.replace(" ", "")
+        assert len(rebuilt.split()) - len(text.split()) in (0, 1)

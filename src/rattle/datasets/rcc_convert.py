@@ -318,7 +318,7 @@ def _safe(fn: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
     def wrapped(word: str) -> list[str]:
         try:
             return fn(word)
-        except Exception:  # noqa: BLE001 - WordNet is optional for EDA
+        except Exception:
             return []
 
     return wrapped

@@ -26,7 +26,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from rattle.datasets.rcc import answer_type
-from rattle.items import Item, Option, Question
+from rattle.items import Item, Option
 from rattle.seeding import rng_for
 
 GT = "GroundTruth"

@@ -52,7 +52,8 @@ class TransformersModel:
         if self.gguf_file:
             kwargs["gguf_file"] = self.gguf_file
         self._tok = AutoTokenizer.from_pretrained(self.path, **kwargs)
-        self._model = AutoModelForCausalLM.from_pretrained(self.path, **kwargs).to(self.device)
+        model: Any = AutoModelForCausalLM.from_pretrained(self.path, **kwargs)
+        self._model = model.to(self.device)
         self._model.eval()
 
     def _ids(self, messages: Sequence[Any]) -> Any:

@@ -8,6 +8,7 @@ variant), so ``rattle report`` can say exactly what ran.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 from rattle import registry
 from rattle.errors import ConfigError
 from rattle.items import Edit, Item, Target, Variant, attack_target, target_text, with_text
-from rattle.seeding import rng_for, short_hash
+from rattle.seeding import canonical, short_hash
 
 TextOp = Callable[[str, random.Random], tuple[str, tuple[Edit, ...], dict[str, Any]]]
 Perturber = Callable[[Item, random.Random], tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]]
@@ -41,27 +42,46 @@ def build(name: str, params: Mapping[str, Any]) -> tuple[registry.Entry, Perturb
     return entry, perturber
 
 
-def apply(name: str, item: Item, *, seed: int, params: Mapping[str, Any] | None = None,
-          perturber: Perturber | None = None) -> Variant:
+class Perturbation:
+    """A perturbation with its parameters, ready to apply to many items.
+
+    The generator of each item is seeded from SHA-256 of (run seed, item id, name, canonical
+    parameters); the parameters' canonical encoding is computed once here.
+    """
+
+    def __init__(self, name: str, params: Mapping[str, Any] | None = None) -> None:
+        self.params = dict(params or {})
+        self.entry, self.perturber = build(name, self.params)
+        self.name = self.entry.name
+        self._params_key = canonical(self.params)
+        self._id_suffix: dict[int, str] = {}
+
+    def rng(self, seed: int, item_id: str) -> random.Random:
+        key = f"{seed}\x1f{item_id}\x1f{self.name}\x1f{self._params_key}".encode()
+        return random.Random(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
+
+    def apply(self, item: Item, seed: int) -> Variant:
+        new_item, target, edits, drawn = self.perturber(item, self.rng(seed, item.id))
+        suffix = self._id_suffix.get(seed)
+        if suffix is None:
+            suffix = f"/{self.name}@{self.entry.version}/{short_hash([seed, self.params], 8)}"
+            self._id_suffix[seed] = suffix
+        return Variant(
+            id=item.id + suffix,
+            parent_id=item.id,
+            item=new_item,
+            attack=self.name,
+            version=self.entry.version,
+            params={**self.params, **drawn} if drawn else self.params,
+            seed=seed,
+            target=target,
+            edits=edits,
+        )
+
+
+def apply(name: str, item: Item, *, seed: int, params: Mapping[str, Any] | None = None) -> Variant:
     """The variant of ``item`` under perturbation ``name`` with ``params``, seeded per item."""
-    given = dict(params or {})
-    entry = registry.get("perturbation", name)
-    if perturber is None:
-        entry, perturber = build(name, given)
-    rng = rng_for(seed, item.id, entry.name, given)
-    new_item, target, edits, drawn = perturber(item, rng)
-    resolved = {**given, **drawn}
-    return Variant(
-        id=f"{item.id}/{entry.name}@{entry.version}/{short_hash([seed, given], 8)}",
-        parent_id=item.id,
-        item=new_item,
-        attack=entry.name,
-        version=entry.version,
-        params=resolved,
-        seed=seed,
-        target=target,
-        edits=edits,
-    )
+    return Perturbation(name, params).apply(item, seed)
 
 
 def perturb_text(name: str, text: str, *, seed: int = 0, key: str = "text",

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
+from itertools import accumulate, compress
 from typing import Any
 
 from rattle.errors import ConfigError
@@ -25,50 +27,73 @@ COUNT_WEIGHTS = (0.4, 0.4, 0.2)
 INSERT_SYMBOLS = ("#", "@", "\uff5e", "$", "%", "^", "&", "*", "-", "+", "=", "}", "{", "<", ">")
 
 
-def _delete(word: str, count: int, rng: random.Random) -> str:
+def _delete(word: str, count: int, rnd: Callable[[], float]) -> str:
     if count >= len(word):
         return word
-    start = rng.randint(0, len(word) - count)
+    start = int(rnd() * (len(word) - count + 1))
     return word[:start] + word[start + count :]
 
 
-def _repeat(word: str, count: int, rng: random.Random) -> str:
-    i = rng.randrange(len(word))
+def _repeat(word: str, count: int, rnd: Callable[[], float]) -> str:
+    i = int(rnd() * len(word))
     return word[:i] + word[i] * (count + 1) + word[i + 1 :]
 
 
-def _insert(word: str, count: int, rng: random.Random) -> str:
+def _insert(word: str, count: int, rnd: Callable[[], float]) -> str:
     out = word
+    n = len(INSERT_SYMBOLS)
     for _ in range(count):
-        pos = rng.randint(1, len(out))  # never before the first character (RCC attacker)
-        out = out[:pos] + rng.choice(INSERT_SYMBOLS) + out[pos:]
+        pos = 1 + int(rnd() * len(out))  # never before the first character (RCC attacker)
+        out = out[:pos] + INSERT_SYMBOLS[int(rnd() * n)] + out[pos:]
     return out
 
 
 _OPS = {"repeat": _repeat, "delete": _delete, "insert": _insert}
 
 
+def word_offsets(words: list[str]) -> list[int]:
+    """Start offset of each ``' '``-separated word in the joined text."""
+    cum = list(accumulate(map(len, words), initial=0))
+    return [c + i for i, c in enumerate(cum[:-1])]
+
+
+def eligible_words(words: list[str]) -> list[int]:
+    """Indices of words longer than one character (RCC attacker)."""
+    return list(compress(range(len(words)), map((1).__lt__, map(len, words))))
+
+
+def choose(pool: list[int], k: int, rnd: Callable[[], float]) -> list[int]:
+    """``k`` distinct entries of ``pool`` (partial Fisher-Yates), in ascending order."""
+    pool = list(pool)
+    m = len(pool)
+    for j in range(k):
+        r = j + int(rnd() * (m - j))
+        pool[j], pool[r] = pool[r], pool[j]
+    return sorted(pool[:k])
+
+
 def char_noise(op: str, text: str, rate: float, count: int, rng: random.Random) -> tuple[str, tuple[Edit, ...]]:
-    """Apply ``op`` to ``ceil(rate * eligible)`` words of ``text``; returns text and edits."""
+    """Apply ``op`` to ``ceil(rate * eligible)`` words of ``text``; returns text and edits.
+
+    Draws use ``rng.random()`` directly (``int(random() * n)``): a fraction of the cost of
+    ``randint`` and identical in every process for a given seed.
+    """
     words = text.split(" ")
-    eligible = [i for i, w in enumerate(words) if len(w) > 1]
+    eligible = eligible_words(words)
     k = math.ceil(len(eligible) * rate)
     if k == 0:
         return text, ()
-    chosen = sorted(rng.sample(eligible, k))
+    rnd = rng.random
+    chosen = choose(eligible, k, rnd)
     fn = _OPS[op]
-    offsets = []
-    pos = 0
-    for w in words:
-        offsets.append(pos)
-        pos += len(w) + 1
+    cum = list(accumulate(map(len, words), initial=0))
     edits = []
     for i in chosen:
         before = words[i]
-        after = fn(before, count, rng)
+        after = fn(before, count, rnd)
         if after != before:
             words[i] = after
-            edits.append(Edit(offsets[i], before, after))
+            edits.append(Edit(cum[i] + i, before, after))
     return " ".join(words), tuple(edits)
 
 

@@ -2,7 +2,7 @@
 
 ``mode="cyclic"`` rotates the display order by ``k`` (over k = 0..n-1 every option is shown
 once in every position, which isolates position bias); ``mode="random"`` draws a seeded
-permutation (``k`` numbers the draw). The semantics of the item do not change; the display
+permutation different from the current one (``k`` numbers the draw). The semantics of the item do not change; the display
 order is recorded in each question's ``order``.
 """
 
@@ -37,8 +37,9 @@ def order(*, k: int = 1, mode: Literal["cyclic", "random"] = "random") -> Pertur
                 shift = k % n
                 new = base[shift:] + base[:shift]
             else:
-                new = list(range(n))
-                rng.shuffle(new)
+                new = list(base)
+                while new == base:  # an order attack must change the order
+                    rng.shuffle(new)
             questions.append(replace(q, order=tuple(new)))
             if new != base:
                 edits.append(Edit(0, ",".join(map(str, base)), ",".join(map(str, new))))

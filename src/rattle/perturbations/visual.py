@@ -32,6 +32,7 @@ from typing import Any
 from rattle.errors import ConfigError, DataError
 from rattle.items import Edit
 from rattle.perturbations.base import Perturber, check_rate, on_text
+from rattle.perturbations.chars import choose, eligible_words
 from rattle.registry import register
 
 TOP_K = 20  # RCC attacker: top-20 homoglyphs per letter, similarity-weighted
@@ -122,28 +123,24 @@ class _Sampler:
 def homoglyph_noise(text: str, rate: float, ratio: float, rng: random.Random,
                     sampler: _Sampler) -> tuple[str, tuple[Edit, ...]]:
     words = text.split(" ")
-    eligible = [i for i, w in enumerate(words) if len(w) > 1]
+    eligible = eligible_words(words)
     k = math.ceil(len(eligible) * rate)
     if k == 0:
         return text, ()
-    chosen = sorted(rng.sample(eligible, k))
-    offsets = []
-    pos = 0
-    for w in words:
-        offsets.append(pos)
-        pos += len(w) + 1
+    rnd = rng.random
+    chosen = choose(eligible, k, rnd)
+    cum = list(accumulate(map(len, words), initial=0))
     edits = []
     for i in chosen:
         word = words[i]
         n = min(len(word), math.ceil(len(word) * ratio))
-        positions = sorted(rng.sample(range(len(word)), n))
         chars = list(word)
-        for p in positions:
+        for p in choose(list(range(len(word))), n, rnd):
             chars[p] = sampler(chars[p], rng)
         new = "".join(chars)
         if new != word:
             words[i] = new
-            edits.append(Edit(offsets[i], word, new))
+            edits.append(Edit(cum[i] + i, word, new))
     return " ".join(words), tuple(edits)
 
 

@@ -11,9 +11,9 @@ set in hash order.
 
 from __future__ import annotations
 
-import difflib
 import random
 from collections.abc import Callable
+from itertools import accumulate
 from typing import Any
 
 from rattle.items import Edit
@@ -44,25 +44,9 @@ def _new_word(words: list[str], original: list[str], rng: random.Random, syn: Sy
     return None
 
 
-def word_edits(before: list[str], after: list[str],
-               spacing: list[str] | None = None) -> tuple[Edit, ...]:
-    """Edits between two token lists, as character spans of the ``' '``-joined original.
-
-    ``spacing`` gives the original tokens when ``before`` is a trimmed copy of them.
-    """
-    offsets = []
-    pos = 0
-    for w in spacing or before:
-        offsets.append(pos)
-        pos += len(w) + 1
-    offsets.append(pos)
-    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
-    edits = []
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
-        edits.append(Edit(offsets[i1], " ".join(before[i1:i2]), " ".join(after[j1:j2])))
-    return tuple(edits)
+# Working-list tags: the original word i kept, the original word i replaced, a new word.
+Tag = tuple[str, int]
+KEPT, REPLACED, NEW = "kept", "replaced", "new"
 
 
 def word_noise(op: str, text: str, rate: float, rng: random.Random,
@@ -70,30 +54,67 @@ def word_noise(op: str, text: str, rate: float, rng: random.Random,
     words = [w for w in text.split(" ") if w]
     if not words:
         return text, ()
+    spacing = list(words)
     sig = words[-1][-1]
     words[-1] = words[-1][:-1]
     if not words[-1]:
         words.pop()
     original = list(words) or [sig]
-    work = list(words)
+    # Each working word remembers which original word it is or replaces, so the edits are
+    # read off directly instead of diffing the texts.
+    work: list[tuple[str, Tag]] = [(w, (KEPT, i)) for i, w in enumerate(words)]
     if op == "delete":
-        work = [w for w in work if rng.uniform(0, 1) > rate]
+        work = [x for x in work if rng.uniform(0, 1) > rate]
         if not work:
-            work = [rng.choice(original)]
+            work = [(rng.choice(original), (NEW, -1))]
     else:
         n = round(len(original) * rate)
         for _ in range(n):
-            new = _new_word(work or original, original, rng, syn)
+            new = _new_word([w for w, _ in work] or original, original, rng, syn)
             if new is None:
                 continue
             if op == "insert":
-                work.insert(rng.randint(0, len(work)), new)
+                work.insert(rng.randint(0, len(work)), (new, (NEW, -1)))
             else:
-                work[rng.randrange(len(work))] = new
-    out = " ".join(work) + sig
-    # Edits are computed on the words without the set-aside last character, which every
-    # variant keeps; offsets are those of the original words.
-    return out, word_edits(words, work, [w for w in text.split(" ") if w])
+                pos = rng.randrange(len(work))
+                kind, i = work[pos][1]
+                work[pos] = (new, (REPLACED, i) if kind != NEW else (NEW, -1))
+    out = " ".join(w for w, _ in work) + sig
+    return out, _edits(words, spacing, work)
+
+
+def _edits(words: list[str], spacing: list[str], work: list[tuple[str, Tag]]) -> tuple[Edit, ...]:
+    """Edits in original coordinates: deleted, replaced and inserted words."""
+    cum = list(accumulate(map(len, spacing), initial=0))
+    offset = [c + i for i, c in enumerate(cum)]
+    present = {i for _, (kind, i) in work if kind != NEW}
+    edits: list[Edit] = []
+    pending: list[str] = []
+    next_original = 0
+
+    def deletions_until(stop: int) -> None:
+        for j in range(next_original, stop):
+            if j not in present:
+                edits.append(Edit(offset[j], words[j], ""))
+
+    for w, (kind, i) in work:
+        if kind == NEW:
+            pending.append(w)
+            continue
+        deletions_until(i)
+        if pending:
+            edits.append(Edit(offset[i], "", " ".join(pending)))
+            pending = []
+        if kind == REPLACED:
+            edits.append(Edit(offset[i], words[i], w))
+        next_original = i + 1
+    deletions_until(len(words))
+    if pending:
+        # New words at the end go before the set-aside last character.
+        n = len(words)
+        end = offset[n] if n < len(spacing) else offset[n] - 2
+        edits.append(Edit(end, "", " ".join(pending)))
+    return tuple(edits)
 
 
 def _factory(op: str, rate: float) -> Perturber:

@@ -28,10 +28,10 @@ from rattle.metrics.rcc import (
     rti,
     rti_value,
 )
-from rattle.perturbations.base import apply
+from rattle.perturbations.base import Perturbation
 from rattle.perturbations.prompts import RCC_TEMPLATE_NAMES, RCC_TEMPLATES
 from rattle.registry import register
-from rattle.seeding import rng_for
+from rattle.seeding import canonical, rng_for
 from rattle.suites.base import Case, Record, base_record, cluster
 from rattle.suites.rcc_protocol import multi_turn, single_turn
 
@@ -84,6 +84,7 @@ class RCCSuite:
         self.judge_name = self.judge.name
         self.datasets = [self.dataset or self.default_dataset]
         self._items: list[Item] | None = None
+        self._perturbations: dict[tuple[str, str], Perturbation] = {}
 
     # -- planning ----------------------------------------------------------------------------
     def items(self) -> list[Item]:
@@ -92,25 +93,32 @@ class RCCSuite:
                                        skip_invalid=self.skip_invalid)
         return self._items
 
+    def _apply(self, name: str, item: Item, params: dict[str, Any]) -> Variant:
+        key = (name, canonical(params))
+        perturbation = self._perturbations.get(key)
+        if perturbation is None:
+            perturbation = self._perturbations[key] = Perturbation(name, params)
+        return perturbation.apply(item, self.seed)
+
     def variants(self, item: Item) -> Iterator[tuple[Variant, dict[str, Any]]]:
         yield original(item), {"attack": "original", "level": ""}
         if self.kind in ("robustness", "patterns"):
             for name, fixed, level in self.attacks:
                 for k in range(self.samples):
                     r = rng_for(self.seed, item.id, name, fixed, k).choice(RATES)
-                    v = apply(name, item, seed=self.seed, params={**fixed, "rate": r})
+                    v = self._apply(name, item, {**fixed, "rate": r})
                     yield v, {"attack": name, "level": level}
         elif self.kind == "consistency":
             for i in range(1, len(RCC_TEMPLATES)):
-                v = apply("prompts.wording", item, seed=self.seed, params={"index": i})
+                v = self._apply("prompts.wording", item, {"index": i})
                 yield v, {"attack": "prompts.wording", "level": RCC_TEMPLATE_NAMES[i]}
             for k in range(1, self.orders):
-                v = apply("options.order", item, seed=self.seed, params={"k": k})
+                v = self._apply("options.order", item, {"k": k})
                 yield v, {"attack": "options.order", "level": f"order {k}"}
         else:
             for name in CREDIBILITY_OPS:
                 for r in RATES:
-                    v = apply(name, item, seed=self.seed, params={"rate": r})
+                    v = self._apply(name, item, {"rate": r})
                     yield v, {"attack": name, "level": f"{r:.1f}"}
 
     def cases(self) -> Iterator[Case]:
@@ -121,7 +129,7 @@ class RCCSuite:
                                group, self.part)
                 else:
                     for j, q in enumerate(variant.item.questions):
-                        choices = ()
+                        choices: tuple[str, ...] = ()
                         if self.protocol == "loglik":
                             choices = tuple(f"({chr(65 + k)}){o.text}"
                                             for k, o in enumerate(q.displayed))
