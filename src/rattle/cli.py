@@ -49,7 +49,8 @@ def run(
     suite: Annotated[str, typer.Argument(help="Suite to run (see `rattle suites`).")] = "quick",
     model: Annotated[str, typer.Option(help="provider/name: embedded, openai/<model>, "
                                        "llamacpp/<path.gguf>, transformers/<dir>, scripted/...")] = "embedded",
-    system: Annotated[str, typer.Option(help="System under test: llm or http.")] = "llm",
+    system: Annotated[str, typer.Option(help="System under test: llm, rag (an llm reading "
+                                        "retrieved documents) or http.")] = "llm",
     dataset: Annotated[str | None, typer.Option(help="Dataset file or built-in set "
                                                    "(mini-mc, mini-qa); default: the suite's.")] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="Use only the first N items.")] = None,
@@ -64,6 +65,11 @@ def run(
     system_prompt: Annotated[str | None, typer.Option(help="System prompt of the llm system.")] = None,
     param: Annotated[list[str] | None, typer.Option(help="Suite option key=value "
                                                        "(e.g. samples=4, protocol=single).")] = None,
+    corpus: Annotated[Path | None, typer.Option(help="Passage corpus (JSONL id/title/text or "
+                                                "DPR TSV) to retrieve from (ralm suites).")] = None,
+    retriever: Annotated[str, typer.Option(help="bm25 or dense (with --corpus).")] = "bm25",
+    attacker: Annotated[str | None, typer.Option(help="Model that writes attacks (GenADV, "
+                                                 "conflict passages); offline rules if unset.")] = None,
     url: Annotated[str | None, typer.Option(help="http system: the service URL.")] = None,
     template: Annotated[str | None, typer.Option(help="http system: JSON body template.")] = None,
     answer_path: Annotated[str, typer.Option(help="http system: dotted path of the answer.")] = "answer",
@@ -91,11 +97,17 @@ def run(
                 system_options["template"] = template
             if concurrency:
                 system_options["concurrency"] = concurrency
+        suite_options = _parse_params(param)
+        if corpus is not None:
+            suite_options["corpus"] = str(corpus)
+            suite_options["retriever"] = retriever
+        if attacker:
+            suite_options["attacker"] = attacker
         config = RunConfig(
             suite=suite, model=model, system=system, dataset=dataset, limit=limit, seed=seed,
             out=str(out) if out else None, workspace=str(workspace), base_url=base_url,
             api_key_env=api_key_env, concurrency=concurrency, max_tokens=max_tokens,
-            system_prompt=system_prompt, suite_options=_parse_params(param),
+            system_prompt=system_prompt, suite_options=suite_options,
             system_options=system_options, max_requests=max_requests, skip_invalid=skip_invalid,
         )
         from rattle.cli_progress import ProgressView

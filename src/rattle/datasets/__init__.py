@@ -3,7 +3,8 @@
 ``load_dataset(spec)`` accepts a built-in name (``mini-mc``, ``mini-qa``), a path whose format
 is recognised from the content (an RCC primitive JSON object, or DPR-style JSONL), or
 ``<format>:<path or hf:id>`` for one of the RCC datasets' native formats (``aqua:AQuA.jsonl``,
-``gsm8k:hf:openai/gsm8k:socratic:test``).
+``gsm8k:hf:openai/gsm8k:socratic:test``), RGB and PoisonedRAG files, or ``<name>:hub`` for
+NQ-open, TriviaQA, WebQuestions and PopQA from the Hugging Face hub (network access needed).
 """
 
 from __future__ import annotations
@@ -39,16 +40,27 @@ def _sniff(path: Path) -> str:
     except OSError as exc:
         raise DataError(f"cannot read: {exc.strerror or exc}", path=str(path)) from None
     if head.startswith("{"):
-        # One object per line (JSONL without the extension) or one big object (RCC primitive)?
+        # One object per line (JSONL) or one big object (RCC primitive, PoisonedRAG)?
         first = head.split("\n", 1)[0]
         try:
             row = json.loads(first)
         except ValueError:
-            return "rcc"
-        if isinstance(row, dict) and any(isinstance(v, dict) and "sub-qa" in v
-                                         for v in row.values()):
-            return "rcc"
-        return "dpr"
+            row = None
+        if isinstance(row, dict):
+            if "query" in row and ("positive" in row or "negative" in row):
+                return "rgb"
+            if any(isinstance(v, dict) and "sub-qa" in v for v in row.values()):
+                return "rcc"
+            return "dpr"
+        try:
+            whole = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            whole = None
+        if isinstance(whole, dict) and whole:
+            sample = next(iter(whole.values()))
+            if isinstance(sample, dict) and "adv_texts" in sample:
+                return "poisonedrag"
+        return "rcc"
     raise DataError("unknown dataset format", path=str(path),
                     fix="use an RCC primitive .json or a JSONL file with question/answers/ctxs")
 
@@ -56,6 +68,10 @@ def _sniff(path: Path) -> str:
 def load_dataset(spec: str, *, limit: int | None = None, skip_invalid: bool = False,
                  skipped: list[str] | None = None) -> list[Item]:
     fmt, sep, rest = spec.partition(":")
+    if sep and rest == "hub":
+        from rattle.datasets.rag import read_hub_qa
+
+        return list(read_hub_qa(fmt, limit=limit))
     if sep and fmt.lower().replace("-", "").replace("_", "") in _rcc_formats():
         from rattle.datasets.rcc_convert import convert
 
@@ -66,15 +82,22 @@ def load_dataset(spec: str, *, limit: int | None = None, skip_invalid: bool = Fa
                         fix="pass a path, or one of: " + ", ".join(sorted(BUILTIN)))
     kind = _sniff(path)
     items: Iterator[Item]
+    dataset = spec if spec in BUILTIN else None
     if kind == "rcc":
         from rattle.datasets.rcc import read_primitive
 
-        dataset = spec if spec in BUILTIN else None
         items = iter(read_primitive(path, dataset=dataset))
+    elif kind == "rgb":
+        from rattle.datasets.rag import read_rgb
+
+        items = read_rgb(path, dataset=dataset)
+    elif kind == "poisonedrag":
+        from rattle.datasets.rag import read_poisonedrag
+
+        items = read_poisonedrag(path, dataset=dataset)
     else:
         from rattle.datasets.qa import read_dpr
 
-        dataset = spec if spec in BUILTIN else None
         items = read_dpr(path, dataset=dataset, skip_invalid=skip_invalid, skipped=skipped)
     out = list(islice(items, limit) if limit is not None else items)
     if not out:

@@ -35,7 +35,12 @@ def fmt(value: float | None, pct: bool = True) -> str:
     return f"{100 * value:.1f}" if pct else f"{value:.3f}"
 
 
-RATE_METRICS = {"accuracy", "er", "acr", "first_option_rate", "em", "f1", "asr"}
+RATE_METRICS = {
+    "accuracy", "er", "acr", "first_option_rate", "em", "f1", "asr", "acc_ans", "acc_unans",
+    "unans_acc", "hallucination_rate", "parametric_correct_rate", "rad", "par", "conflict_acc",
+    "conflict_acc_c", "conflict_acc_nc", "a_to_a", "a_to_c", "a_to_u", "acc_before", "acc_after",
+    "cloze_accuracy",
+}
 
 
 def fmt_metric(m: MetricValue) -> str:

@@ -123,10 +123,13 @@ def run_suite(
     system = build_system(config)
     run_id = time.strftime("%Y%m%d-%H%M%S") + "-" + short_hash([config.public(), time.time()], 6)
     run_dir = Path(config.out or Path("runs") / f"{suite.name}-{run_id}")
+    store = Store(config.workspace)
+    prepare = getattr(suite, "prepare", None)
+    if prepare is not None:
+        prepare(store)
     cases: list[Case] = list(suite.cases())
     if on_total is not None:
         on_total(len(cases))
-    store = Store(config.workspace)
     results: dict[int, list[Record]] = {}
 
     def flows() -> Iterator[tuple[int, Any]]:
@@ -173,6 +176,9 @@ def run_suite(
         "model_seconds": round(stats.model_seconds, 3),
         "config": config.public(),
     }
+    notes = getattr(suite, "notes", None)
+    if notes:
+        info["suite_notes"] = notes
     if dry_run:
         return RunOutcome(run_dir, run_id, [], [], stats, info, True,
                           executor.estimated_prompt_chars // 4

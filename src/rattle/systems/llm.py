@@ -71,3 +71,14 @@ def scored_response(completion: Completion) -> Response:
 def llm(model: Model, **options: Any) -> LLMSystem:
     """A model plus a system prompt; single- or multi-turn conversations."""
     return LLMSystem(model, **options)
+
+
+@register("system", "rag")
+def rag(model: Model, **options: Any) -> LLMSystem:
+    """In-context RALM reader: the suite's documents are concatenated before the question.
+
+    Retrieval is a separate step owned by the suite (``--corpus``, ``--retriever``, or the
+    data's pre-retrieved ``ctxs``), so documents can be added, removed or reordered between
+    retrieval and generation.
+    """
+    return LLMSystem(model, **options)

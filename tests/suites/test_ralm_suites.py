@@ -1,0 +1,105 @@
+"""RALM suites end to end with scripted models on the mini set, RGB, PoisonedRAG and LITM."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rattle.run.runner import RunConfig, run_suite
+from rattle.suites.ralm import says_conflict, says_unanswerable
+from tests.conftest import external
+
+LITM = str(external("lost-in-the-middle", "qa_data", "nq-open-oracle.jsonl.gz"))
+POISON = str(external("PoisonedRAG", "results", "adv_targeted_results", "nq.json"))
+RGB = str(external("RGB", "data", "en_fact.json"))
+
+
+def run(tmp: Path, suite: str, model: str = "scripted/echo", **opts):  # type: ignore[no-untyped-def]
+    cfg = RunConfig(suite=suite, model=model, out=str(tmp / suite), workspace=str(tmp / "ws"),
+                    suite_options=opts, dataset=opts.pop("dataset", None),
+                    limit=opts.pop("limit", None))
+    return run_suite(cfg)
+
+
+def by(outcome, name: str) -> dict:  # type: ignore[no-untyped-def, type-arg]
+    return {tuple(sorted(m.group.items())): m for m in outcome.metrics if m.name == name}
+
+
+def test_detectors() -> None:
+    assert says_unanswerable("Unanswerable.") and says_unanswerable("I don't know")
+    assert not says_unanswerable("Paris")
+    assert says_conflict("conflict") and says_conflict("The documents are conflicting")
+    assert not says_conflict("Paris")
+
+
+def test_baseline_and_unanswerable_on_rules(tmp_path: Path) -> None:
+    rules = tmp_path / "rules.yaml"
+    # Answers from the documents when there are some, "unanswerable" when asked to abstain.
+    rules.write_text("'Documents:\\n(?:\\w+: )?(\\w+)': '\\1'\n'.*': 'unanswerable'\n")
+    out = run(tmp_path, "ralm.baseline", f"scripted/rules?file={rules}")
+    acc = {m.group["condition"]: m.value for m in out.metrics if m.name == "accuracy"}
+    assert acc["closed_book"] == 0.0
+    assert 0.0 < acc["clean"] <= 1.0
+
+
+def test_adversarial_with_poisonedrag_on_litm(tmp_path: Path) -> None:
+    out = run(tmp_path, "ralm.adversarial", "scripted/echo", dataset=LITM, poison=POISON, limit=6,
+              attacks="random,provided")
+    assert out.run_info["suite_notes"]["poisoned_questions"] == 6
+    rads = {m.group["condition"]: m for m in out.metrics if m.name == "rad"}
+    assert set(rads) == {"random", "provided"}
+    # echo repeats the prompt, which contains the gold passage: every clean case is correct,
+    # and stays correct, so RAD is exactly 1.
+    assert rads["random"].value == 1.0 and rads["random"].n == 6
+    provided = [r for r in out.records if r["group"]["condition"] == "provided"]
+    assert len(provided) == 6 and all(r["added"].startswith("poisonedrag-nq-") for r in provided)
+    assert all(0 <= r["position"] <= 1 for r in provided)
+
+
+def test_conflict_on_rgb(tmp_path: Path) -> None:
+    out = run(tmp_path, "ralm.conflict", "scripted/constant?text=conflict", dataset=RGB, limit=5,
+              k=3)
+    m = {x.name: x for x in out.metrics if x.name.startswith("conflict_acc")}
+    assert m["conflict_acc_c"].value == 1.0  # always says conflict
+    assert m["conflict_acc_nc"].value == 0.0  # ... also when there is none
+    assert out.run_info["suite_notes"]["added_documents"] == {"conflict": 5}
+    t = {x.name: x for x in out.metrics if x.name.startswith("a_to")}
+    assert set(t) == {"a_to_a", "a_to_c", "a_to_u"}
+
+
+def test_items_without_documents_need_a_corpus(tmp_path: Path) -> None:
+    from rattle.errors import DataError
+
+    with pytest.raises(DataError) as info:
+        run(tmp_path, "ralm.baseline", dataset=POISON, limit=2)
+    assert "--corpus" in str(info.value)
+
+
+def test_retrieval_from_a_corpus(tmp_path: Path) -> None:
+    import json
+
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text("".join(json.dumps({"id": f"d{i}", "title": t, "text": x}) + "\n" for i, (t, x)
+                              in enumerate([("Paris", "Paris is the capital of France."),
+                                            ("Japan", "Tokyo is the capital of Japan."),
+                                            ("Mars", "Mars is the Red Planet.")])))
+    data = tmp_path / "q.jsonl"
+    data.write_text('{"question": "What is the capital of Japan?", "answers": ["Tokyo"]}\n'
+                    '{"question": "Which planet is the Red Planet?", "answers": ["Mars"]}\n')
+    out = run(tmp_path, "ralm.adversarial", dataset=str(data), corpus=str(corpus), k=1,
+              attacks="topk,random")
+    docs = {r["item_id"]: r["documents"] for r in out.records if r["group"]["condition"] == "clean"}
+    assert sorted(docs.values()) == [["d1"], ["d2"]]
+    assert "bm25" in out.run_info["suite_notes"]["retriever"]
+
+
+@pytest.mark.embedded
+def test_embedded_rad_and_transition_tables_on_poisonedrag(tmp_path: Path) -> None:
+    adv = run(tmp_path, "ralm.adversarial", "embedded", dataset=LITM, poison=POISON, limit=6,
+              attacks="provided")
+    assert any(m.name == "rad" and m.group["condition"] == "provided" for m in adv.metrics)
+    con = run(tmp_path, "ralm.conflict", "embedded", dataset=LITM, poison=POISON, limit=6)
+    names = {m.name for m in con.metrics}
+    assert {"a_to_a", "a_to_c", "a_to_u", "conflict_acc_c", "conflict_acc_nc"} <= names
+    assert (tmp_path / "ralm.conflict" / "report.html").is_file()
