@@ -26,7 +26,7 @@ $(RUN_STAMP): pyproject.toml | $(PY)
 
 $(TEST_STAMP): pyproject.toml | $(PY)
 	$(PIP) install --quiet $(TORCH)
-	CMAKE_BUILD_PARALLEL_LEVEL=2 $(PIP) install --quiet -e '.[embedded,nlp,transformers,analysis,bench,dev]'
+	CMAKE_BUILD_PARALLEL_LEVEL=2 $(PIP) install --quiet -e '.[embedded,nlp,retrieval,transformers,analysis,bench,dev]'
 	touch $(TEST_STAMP) $(RUN_STAMP)
 
 run: $(RUN_STAMP)
@@ -38,6 +38,7 @@ test: $(TEST_STAMP)
 bench: $(TEST_STAMP)
 	$(PY) bench/overhead.py
 	$(PY) bench/perturbations.py
+	$(PY) bench/retrieval.py
 
 lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check src tests bench

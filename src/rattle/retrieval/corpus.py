@@ -57,12 +57,12 @@ def load_corpus(path: str | Path) -> Corpus:
                                      title=row[col["title"]] if "title" in col else ""))
     else:
         for lineno, line in read_lines(p):
-            row = parse_json_line(p, lineno, line)
-            text = row.get("text") or row.get("contents")
+            obj = parse_json_line(p, lineno, line)
+            text = obj.get("text") or obj.get("contents")
             if not isinstance(text, str):
                 raise DataError("missing 'text'", path=str(p), line=lineno, field="text")
-            docs.append(Document(id=str(row.get("id", row.get("_id", lineno))), text=text,
-                                 title=str(row.get("title") or "")))
+            docs.append(Document(id=str(obj.get("id", obj.get("_id", lineno))), text=text,
+                                 title=str(obj.get("title") or "")))
     if not docs:
         raise DataError("the corpus is empty", path=str(p))
     return Corpus(tuple(docs), _fingerprint(docs), p)

@@ -392,10 +392,10 @@ def ralm_metrics(kind: str, records: Sequence[Record], *, seed: int = 0) -> list
             out.append(rate("conflict_acc_nc", [(cluster(r), r["correct"]) for r in nc], group=g, seed=seed))
             out.append(rate("conflict_acc", [(cluster(r), r["correct"]) for r in [*c, *nc]],
                             group=g, seed=seed))
-            clean = rows("normal", "clean")
-            added = rows("normal", "conflict")
-            ara = [added[i] for i in sorted(added) if clean.get(i, {}).get("correct") is True
-                   and added[i]["correct"] is not None]
+            clean_n = rows("normal", "clean")
+            added_n = rows("normal", "conflict")
+            ara = [added_n[i] for i in sorted(added_n) if i in clean_n
+                   and clean_n[i]["correct"] is True and added_n[i]["correct"] is not None]
             out.extend(transitions([(cluster(r), r["labels"]["has_gold"],
                                      r["labels"]["has_conflict_answer"]) for r in ara],
                                    group={"dataset": dataset, "prompt": "normal"}, seed=seed))
