@@ -14,7 +14,7 @@ TEST_STAMP := $(VENV)/.installed-test
 # resolves to a multi-GB CUDA build.
 TORCH := torch==2.13.0
 
-.PHONY: run test bench lint typecheck clean
+.PHONY: run test bench lint typecheck clean browser
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,13 @@ $(TEST_STAMP): pyproject.toml | $(PY)
 run: $(RUN_STAMP)
 	$(VENV)/bin/rattle run
 
-test: $(TEST_STAMP)
+# The report tests render in headless Chromium (Debian's package); installed when missing.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) || \
+	  echo "could not install chromium (needs root and apt); the browser tests will say so"
+
+test: $(TEST_STAMP) browser
 	$(PY) -m pytest -q
 
 bench: $(TEST_STAMP)

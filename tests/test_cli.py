@@ -158,3 +158,28 @@ def test_perturb_writes_variants(tmp_path: Path) -> None:
     assert again.read_bytes() == out_file.read_bytes()
     code, out = invoke("perturb", "mini-mc", str(again), "--attack", "chars.explode")
     assert code == 2 and "unknown perturbation 'chars.explode'" in out
+
+
+def test_max_cost_stops_and_resumes(tmp_path: Path) -> None:
+    from rattle.testing.fake_openai import FakeOpenAIServer
+
+    with FakeOpenAIServer() as server:
+        base = ["run", "qa.context", "--model", "openai/m?max_retries=0", "--base-url",
+                server.base_url, "--workspace", str(tmp_path / "w"), "--out", str(tmp_path / "o"),
+                "--concurrency", "1"]
+        code, out = invoke(*base, "--price", "1000,1000", "--max-cost", "0.05")
+        assert code == 3 and "--max-cost $0.05 reached" in out
+        first = len(server.requests)
+        assert 0 < first < 30
+        code, out = invoke(*base, "--price", "1000,1000")
+        assert code == 0, out
+        assert "cost $" in out
+        assert len(server.requests) == 30  # only the rest was asked
+        code, out = invoke(*base, "--max-cost", "1")
+        assert code == 2 and "needs a price" in out
+
+
+def test_dry_run_reports_cost_for_priced_models(tmp_path: Path) -> None:
+    code, out = invoke("run", "qa.context", "--model", "scripted/echo", "--dry-run",
+                       "--workspace", str(tmp_path / "w"), "--price", "1,2")
+    assert code == 0 and "estimated cost $" in out

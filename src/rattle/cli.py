@@ -77,6 +77,10 @@ def run(
     header: Annotated[list[str] | None, typer.Option(help="http system: 'Name: value' "
                                                         "(values may use ${ENV_VAR}).")] = None,
     max_requests: Annotated[int | None, typer.Option(min=1, help="Stop after sending N requests.")] = None,
+    max_cost: Annotated[float | None, typer.Option(min=0.0, help="Stop when the run has cost this "
+                                                   "many USD (needs a known or given price).")] = None,
+    price: Annotated[str | None, typer.Option(help="USD per million tokens 'PROMPT,COMPLETION' "
+                                              "for cost estimates and --max-cost.")] = None,
     max_unmeasured: Annotated[float, typer.Option(min=0.0, max=1.0, help="Exit 3 when a larger "
                                                   "share of cases is unmeasured.")] = 0.5,
     skip_invalid: Annotated[bool, typer.Option(help="Skip malformed dataset lines (counted) "
@@ -109,6 +113,7 @@ def run(
             api_key_env=api_key_env, concurrency=concurrency, max_tokens=max_tokens,
             system_prompt=system_prompt, suite_options=suite_options,
             system_options=system_options, max_requests=max_requests, skip_invalid=skip_invalid,
+            max_cost=max_cost, price=price,
         )
         from rattle.cli_progress import ProgressView
 
@@ -179,6 +184,38 @@ def report(run_dir: Annotated[Path, typer.Argument(help="A finished run folder."
         _err(str(exc))
         raise typer.Exit(2) from None
     typer.echo(str(run_dir / "report.html"))
+
+
+@app.command()
+def compare(
+    runs: Annotated[list[Path], typer.Argument(help="Two or more run folders (the first is A).")],
+    out: Annotated[Path | None, typer.Option(help="Folder for compare.md and compare.html.")] = None,
+    seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
+) -> None:
+    """Compare runs side by side, with paired bootstrap CIs for accuracy differences."""
+    from rattle.report.compare import paired_accuracy, side_by_side, to_html, to_markdown
+    from rattle.report.load import load_run
+
+    if len(runs) < 2:
+        _err("compare needs at least two run folders")
+        raise typer.Exit(2)
+    try:
+        loaded = [load_run(r) for r in runs]
+    except RattleError as exc:
+        _err(str(exc))
+        raise typer.Exit(2) from None
+    labels = [f"{r.name} ({run.info.get('model', '?')})" for r, run in zip(runs, loaded, strict=True)]
+    header, body = side_by_side(loaded, labels)
+    diffs = []
+    for label, run in zip(labels[1:], loaded[1:], strict=True):
+        diffs.extend(paired_accuracy(loaded[0], run, labels[0], label, seed=seed))
+    markdown = to_markdown(header, body, diffs)
+    typer.echo(markdown)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "compare.md").write_text(markdown, encoding="utf-8")
+        (out / "compare.html").write_text(to_html(header, body, diffs, labels), encoding="utf-8")
+        typer.echo(f"wrote {out / 'compare.md'} and {out / 'compare.html'}")
 
 
 @app.command()

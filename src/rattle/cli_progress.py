@@ -71,7 +71,9 @@ def print_summary(outcome: Any) -> None:
         console.print(f"dry run of {info['suite']} on {info['model']}: {info['cases']} cases, "
                       f"{info['requests_total']} distinct requests, {info['requests_cached']} "
                       f"already cached, {info['requests_sent']} to send, about "
-                      f"{outcome.estimated_tokens} tokens (prompt + max completion)")
+                      f"{outcome.estimated_tokens} tokens (prompt + max completion)"
+                      + _cost_text(info.get("estimated_cost_usd"), "estimated cost"),
+                      soft_wrap=True)
         return
     cols, names, body = pivot(outcome.metrics)
     table = Table(title=f"{info['suite']} · {info['model']}", show_lines=False)
@@ -85,5 +87,13 @@ def print_summary(outcome: Any) -> None:
         f"{info['requests_cached']} cached, {info['requests_failed']} failed; tokens "
         f"{info['tokens_prompt']} prompt + {info['tokens_completion']} completion; "
         f"{info['unmeasured']} of {info['records']} cases unmeasured"
+        + _cost_text(info.get("cost_usd"), "cost"),
+        soft_wrap=True,
     )
-    console.print(f"report: {outcome.run_dir / 'report.html'}")
+    console.print(f"report: {outcome.run_dir / 'report.html'}", soft_wrap=True)
+
+
+def _cost_text(value: float | None, label: str) -> str:
+    if value is None:
+        return f"; {label} unknown (pass --price PROMPT,COMPLETION per million tokens)"
+    return f"; {label} ${value:.4f}"

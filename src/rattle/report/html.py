@@ -8,13 +8,15 @@ etc.) that the page renders through ``textContent`` only.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import json
 from collections.abc import Sequence
 from typing import Any
 
 from rattle.metrics.core import MetricValue
-from rattle.report.tables import RATE_METRICS, pivot
+from rattle.report.tables import pivot
 
 CASES_PER_PAGE = 50
 
@@ -24,15 +26,14 @@ h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #dd
 table{border-collapse:collapse;margin:.5em 0;font-size:13px}
 td,th{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
 th{background:#f4f4f4}.meta td:first-child{font-weight:600}
-.bar{display:inline-block;height:10px;background:#4a7fc1;vertical-align:middle}
-.ci{display:inline-block;height:2px;background:#222;vertical-align:middle}
+figure{margin:1em 0}figcaption{font-weight:600;margin-bottom:4px}
 .ok{color:#176b2c}.bad{color:#a11}.unm{color:#886a00}
 pre{white-space:pre-wrap;margin:0;max-width:520px}
 ins{background:#d7f5dc;text-decoration:none}del{background:#fbd9d9}
 #pager button{margin-right:.5em}
 """
 
-JS = """
+JS = r"""
 (function(){
   var data = JSON.parse(document.getElementById('cases').textContent);
   var per = %d, page = 0, body = document.getElementById('case-body');
@@ -58,11 +59,20 @@ JS = """
       body.appendChild(tr);});
     info.textContent = 'page '+(page+1)+' of '+Math.max(1,Math.ceil(data.length/per))+
       ' ('+data.length+' cases)';}
-  document.getElementById('prev').onclick=function(){if(page>0){page--;render();}};
-  document.getElementById('next').onclick=function(){if((page+1)*per<data.length){page++;render();}};
+  function go(p){page=Math.max(0,Math.min(p,Math.ceil(data.length/per)-1));render();
+    history.replaceState(null,'','#page='+(page+1));}
+  document.getElementById('prev').onclick=function(){go(page-1);};
+  document.getElementById('next').onclick=function(){go(page+1);};
+  var m=/page=(\d+)/.exec(location.hash); if(m){page=Math.max(0,parseInt(m[1],10)-1);
+    page=Math.min(page,Math.max(0,Math.ceil(data.length/per)-1));}
   render();
 })();
 """ % CASES_PER_PAGE
+
+
+# The page's one script is allowed by its hash; anything injected (inline handlers included)
+# is blocked by the Content-Security-Policy even if escaping ever failed.
+SCRIPT_HASH = "sha256-" + base64.b64encode(hashlib.sha256(JS.encode()).digest()).decode()
 
 
 def _e(value: Any) -> str:
@@ -74,20 +84,6 @@ def _json_script(value: Any) -> str:
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
-def _bar(m: MetricValue) -> str:
-    if m.value is None or m.name not in RATE_METRICS:
-        return ""
-    width = 160
-    bar = f'<span class="bar" style="width:{int(width * m.value)}px"></span>'
-    if m.ci_low is not None and m.ci_high is not None:
-        left = int(width * m.ci_low)
-        span = max(1, int(width * (m.ci_high - m.ci_low)))
-        bar += (f'<div style="position:relative;height:4px;width:{width}px">'
-                f'<span class="ci" style="position:absolute;left:{left}px;width:{span}px"></span>'
-                "</div>")
-    return bar
-
-
 def metrics_table(metrics: Sequence[MetricValue]) -> str:
     cols, names, body = pivot(metrics)
     head = "".join(f"<th>{_e(c)}</th>" for c in [*cols, *names, "n", "unmeasured"])
@@ -95,16 +91,55 @@ def metrics_table(metrics: Sequence[MetricValue]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
 
-def plot_table(metrics: Sequence[MetricValue], name: str) -> str:
-    chosen = [m for m in metrics if m.name == name and m.value is not None]
-    if not chosen:
-        return ""
-    rows = "".join(
-        "<tr><td>" + _e(" · ".join(str(v) for v in m.group.values() if v != "")) + "</td>"
-        f"<td>{100 * (m.value or 0):.1f}%</td><td>{_bar(m)}</td></tr>"
-        for m in chosen
-    )
-    return f"<h3>{_e(name)} with 95% CI</h3><table>{rows}</table>"
+def _label(m: MetricValue, skip: Sequence[str] = ()) -> str:
+    return " · ".join(str(v) for k, v in m.group.items() if v not in ("", None) and k not in skip)
+
+
+CHARTED = (  # (metric, title): rates with CIs, one bar per group
+    ("er", "Error rate by attack (RCC Eq. 9)"),
+    ("acr", "Answer-change rate by attack (RCC Eq. 10)"),
+    ("asr", "Attack success rate by attack"),
+    ("rad", "RAD by added document (RALM Eq. 2)"),
+    ("acc_ans", "Accuracy on answerable examples"),
+    ("acc_unans", "Accuracy on unanswerable examples"),
+    ("par", "Parametric answer rate (RALM Table 13)"),
+    ("accuracy", "Accuracy"),
+)
+
+
+def charts(metrics: Sequence[MetricValue]) -> str:
+    from rattle.report.charts import bar_chart, box_plot, stacked_bars
+
+    out = []
+    for name, title in CHARTED:
+        chosen = [m for m in metrics if m.name == name and m.value is not None]
+        if chosen:
+            out.append(bar_chart(title, [(_label(m), m.value or 0.0, m.ci_low, m.ci_high)
+                                         for m in chosen]))
+    rti = [m for m in metrics if m.name == "rti" and m.value is not None]
+    if rti:
+        out.append(bar_chart("RTI by dataset and operation (RCC Algorithm 1)",
+                             [(_label(m), m.value or 0.0, m.ci_low, m.ci_high) for m in rti],
+                             percent=False, vmax=1.0))
+    for family, title in (("prompts.wording", "Accuracy across prompt wordings"),
+                          ("options.order", "Accuracy across option orders")):
+        groups: dict[str, list[float]] = {}
+        for m in metrics:
+            if m.name == "accuracy" and m.value is not None and m.group.get("attack") in (
+                    family, "original"):
+                groups.setdefault(str(m.group.get("dataset", "")), []).append(m.value)
+        if any(len(v) > 1 for v in groups.values()) and any(
+                m.group.get("attack") == family for m in metrics):
+            out.append(box_plot(title, sorted(groups.items())))
+    trans: dict[str, dict[str, float]] = {}
+    for m in metrics:
+        if m.name in ("a_to_a", "a_to_c", "a_to_u") and m.value is not None:
+            trans.setdefault(_label(m), {})[m.name] = m.value
+    if trans:
+        out.append(stacked_bars("Answers after a conflicting document (RALM Table 8)", [
+            (label, [("A→A", v.get("a_to_a", 0.0)), ("A→C", v.get("a_to_c", 0.0)),
+                     ("A→U", v.get("a_to_u", 0.0))]) for label, v in sorted(trans.items())]))
+    return "".join(out)
 
 
 def write_report(info: dict[str, Any], records: Sequence[dict[str, Any]],
@@ -122,7 +157,7 @@ def write_report(info: dict[str, Any], records: Sequence[dict[str, Any]],
          "correct": r["correct"], "status": r["status"]}
         for r in records
     ]
-    plots = "".join(plot_table(metrics, n) for n in ("er", "acr", "accuracy"))
+    plots = charts(metrics)
     from rattle.report.paper_tables import paper_tables
 
     papers = "".join(
@@ -135,7 +170,7 @@ def write_report(info: dict[str, Any], records: Sequence[dict[str, Any]],
     return (
         "<!DOCTYPE html><html><head><meta charset='utf-8'>"
         "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
-        "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">"
+        f"style-src 'unsafe-inline'; img-src data:; script-src '{SCRIPT_HASH}'\">"
         f"<title>rattle report: {_e(info.get('suite', ''))}</title><style>{CSS}</style></head><body>"
         f"<h1>rattle: {_e(info.get('suite', ''))}</h1>"
         f"<table class='meta'>{meta}</table>"

@@ -76,6 +76,8 @@ class Executor:
         max_requests: int | None = None,
         dry_run: bool = False,
         progress: Callable[[ExecStats], None] | None = None,
+        price: tuple[float, float] | None = None,
+        max_cost: float | None = None,
     ) -> None:
         self.backend = backend
         self.store = store
@@ -83,6 +85,10 @@ class Executor:
         self.max_requests = max_requests
         self.dry_run = dry_run
         self.progress = progress
+        self.price = price
+        self.max_cost = max_cost
+        if max_cost is not None and price is None:
+            raise ConfigError(f"--max-cost needs a price for {backend.identity}: pass --price IN,OUT")
         self.stats = ExecStats()
         self.estimated_prompt_chars = 0
         self._memo: dict[str, Completion] = {}
@@ -182,6 +188,12 @@ class Executor:
                     self._record(keys, completions)
                     for key, completion in zip(keys, completions, strict=True):
                         deliver(key, completion)
+                spent = self.cost()
+                if self.max_cost is not None and spent is not None and spent >= self.max_cost:
+                    raise RunAborted(
+                        f"--max-cost ${self.max_cost:g} reached (${spent:.4f} spent); rerun with a "
+                        "higher limit to continue (everything answered so far is kept in the store)"
+                    )
                 if self.progress is not None:
                     self.progress(self.stats)
         finally:
@@ -192,6 +204,11 @@ class Executor:
         if self.progress is not None:
             self.progress(self.stats)
         return self.stats
+
+    def cost(self) -> float | None:
+        from rattle.models.pricing import cost
+
+        return cost(self.price, self.stats.tokens_prompt, self.stats.tokens_completion)
 
     # -- internals ---------------------------------------------------------------------------
     def _launch(

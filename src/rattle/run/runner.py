@@ -48,6 +48,8 @@ class RunConfig:
     suite_options: dict[str, Any] = field(default_factory=dict)
     system_options: dict[str, Any] = field(default_factory=dict)
     max_requests: int | None = None
+    max_cost: float | None = None
+    price: str | None = None
     skip_invalid: bool = False
 
     def public(self) -> dict[str, Any]:
@@ -140,8 +142,11 @@ def run_suite(
         if not dry_run:
             results[index] = suite.records(cases[index], responses)
 
+    from rattle.models.pricing import cost, price_for
+
+    price = price_for(config.model if config.system != "http" else "http/", config.price)
     executor = Executor(system.backend, store, dry_run=dry_run, progress=progress,
-                        max_requests=config.max_requests)
+                        max_requests=config.max_requests, price=price, max_cost=config.max_cost)
     started = time.time()
     status = "interrupted"
     if not dry_run:
@@ -172,6 +177,7 @@ def run_suite(
         "judge": suite.judge_name,
         "cases": len(cases),
         **stats.as_counts(),
+        "cost_usd": executor.cost(),
         "wall_seconds": round(time.time() - started, 3),
         "model_seconds": round(stats.model_seconds, 3),
         "config": config.public(),
@@ -180,15 +186,46 @@ def run_suite(
     if notes:
         info["suite_notes"] = notes
     if dry_run:
-        return RunOutcome(run_dir, run_id, [], [], stats, info, True,
-                          executor.estimated_prompt_chars // 4
-                          + stats.requests_sent * config.max_tokens)
+        est_prompt = executor.estimated_prompt_chars // 4
+        est_completion = stats.requests_sent * config.max_tokens
+        info["estimated_cost_usd"] = cost(price, est_prompt, est_completion)
+        return RunOutcome(run_dir, run_id, [], [], stats, info, True, est_prompt + est_completion)
     records = [r for i in sorted(results) for r in results[i]]
     metrics = suite.metrics(records)
     info["records"] = len(records)
     info["unmeasured"] = sum(1 for r in records if r["correct"] is None)
     write_run(run_dir, info, records, metrics)
     return RunOutcome(run_dir, run_id, records, metrics, stats, info)
+
+
+# Record fields that hold lists or mappings: stored as JSON text in the Parquet file, so every
+# column has one type whatever the suite.
+NESTED = ("params", "edits", "labels", "citations", "gold", "documents", "tokens")
+
+
+def write_parquet(path: Path, records: list[Record]) -> bool:
+    """``results.parquet`` beside ``results.jsonl`` when pandas and pyarrow are installed."""
+    try:
+        import pandas as pd
+        import pyarrow  # noqa: F401
+    except ImportError:
+        log.info("pandas/pyarrow not installed; skipping %s (pip install 'rattle[analysis]')", path)
+        return False
+    rows = []
+    for r in records:
+        row = {k: (json.dumps(v, ensure_ascii=False) if k in NESTED else v)
+               for k, v in r.items() if k != "group"}
+        for k, v in r.get("group", {}).items():
+            row[f"group.{k}"] = v if isinstance(v, (str, int, float, bool)) or v is None else json.dumps(v)
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    for column in frame.columns:
+        if frame[column].dtype == object:
+            frame[column] = frame[column].map(lambda v: v if v is None or isinstance(v, str) else json.dumps(v))
+    tmp = path.with_name(path.name + ".tmp")
+    frame.to_parquet(tmp, index=False)
+    os.replace(tmp, path)
+    return True
 
 
 def write_run(run_dir: Path, info: dict[str, Any], records: list[Record],
@@ -203,6 +240,7 @@ def write_run(run_dir: Path, info: dict[str, Any], records: list[Record],
             fh.write(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n")
 
     _write_atomic(run_dir / "results.jsonl", write_results)
+    write_parquet(run_dir / "results.parquet", records)
     payload = {"run": info, "metrics": [m.as_dict() for m in metrics]}
     _write_atomic(run_dir / "metrics.json",
                   lambda fh: fh.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n"))
