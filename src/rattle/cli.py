@@ -168,7 +168,8 @@ def suites() -> None:
 
     for e in registry.entries("suite"):
         suite = e.factory()
-        typer.echo(f"{e.name}  ({suite.paper})\n  {e.doc}\n")
+        typer.echo(f"{e.name}  ({suite.paper})\n  {e.doc}\n  produces: "
+                   f"{getattr(suite, 'tables', 'metrics.json, report.html')}\n")
 
 
 @app.command()

@@ -54,7 +54,8 @@ class ProgressView:
             return
         self._last = now
         info = (f"sent {stats.requests_sent} cached {stats.requests_cached} "
-                f"failed {stats.requests_failed} tokens {stats.tokens_prompt + stats.tokens_completion}")
+                f"retries {stats.retries} failed {stats.requests_failed} "
+                f"tokens {stats.tokens_prompt + stats.tokens_completion}")
         self._progress.update(self._task, completed=stats.flows_done, info=info)
 
 

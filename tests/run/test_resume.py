@@ -109,3 +109,26 @@ def test_two_processes_share_one_store(tmp_path: Path) -> None:
     finally:
         server.kill()
         server.wait()
+
+
+def test_ctrl_c_stops_cleanly_and_keeps_answers(tmp_path: Path) -> None:
+    server, url, log = start_server(tmp_path, latency=0.02)
+    env = {**os.environ, "OPENAI_API_KEY": "unused"}
+    try:
+        ws, out = tmp_path / "ws", tmp_path / "out"
+        proc = subprocess.Popen(rattle_cmd(url, ws, out), env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        while lines(log) < 40 and proc.poll() is None:
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130
+        assert "interrupted" in err and "rerun the same command to resume" in err
+        assert "Traceback" not in err
+        kept = stored(ws)
+        assert kept >= 30
+        subprocess.run(rattle_cmd(url, ws, out), check=True, env=env, capture_output=True)
+        assert metrics_run(out)["requests_cached"] == kept
+    finally:
+        server.kill()
+        server.wait()

@@ -147,7 +147,7 @@ def write_report(info: dict[str, Any], records: Sequence[dict[str, Any]],
     meta_keys = ("suite", "paper", "model", "system", "dataset", "seed", "judge",
                  "rattle_version", "cases", "records", "unmeasured", "requests_total",
                  "requests_sent", "requests_cached", "requests_failed", "tokens_prompt",
-                 "tokens_completion", "wall_seconds")
+                 "tokens_completion", "cost_usd", "wall_seconds", "suite_notes")
     meta = "".join(f"<tr><td>{_e(k)}</td><td>{_e(info.get(k, ''))}</td></tr>"
                    for k in meta_keys if k in info)
     slim = [

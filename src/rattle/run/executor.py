@@ -44,6 +44,7 @@ class ExecStats:
     tokens_prompt: int = 0
     tokens_completion: int = 0
     flows_done: int = 0
+    retries: int = 0
     started: float = field(default_factory=time.perf_counter)
     model_seconds: float = 0.0
 
@@ -188,6 +189,7 @@ class Executor:
                     self._record(keys, completions)
                     for key, completion in zip(keys, completions, strict=True):
                         deliver(key, completion)
+                self.stats.retries = int(getattr(self.backend, "retries", 0))
                 spent = self.cost()
                 if self.max_cost is not None and spent is not None and spent >= self.max_cost:
                     raise RunAborted(

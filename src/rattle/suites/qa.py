@@ -55,6 +55,7 @@ class QAContextSuite:
 
     def __post_init__(self) -> None:
         self.name = "qa.context"
+        self.tables = "accuracy, EM and F1 closed-book / gold document / gold + distractor"
         self.paper = PAPER
         self.description = (__doc__ or "").strip()
         self.judge = QAJudge()

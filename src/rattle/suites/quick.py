@@ -35,6 +35,7 @@ class QuickSuite:
 
     def __post_init__(self) -> None:
         self.name = "quick"
+        self.tables = "ER/ACR by attack on mini-mc; QA accuracy by condition on mini-qa"
         self.paper = "all three (a cross-section)"
         self.description = (__doc__ or "").strip()
         self.rcc = RCCSuite("robustness", dataset=self.dataset, limit=self.limit, seed=self.seed,

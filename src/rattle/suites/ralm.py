@@ -59,6 +59,13 @@ _ABSTAIN = re.compile(r"\bunanswerable\b|\bcannot be (?:found|answered|determine
 _CONFLICT = re.compile(r"\bconflict(?:ing|s)?\b", re.I)
 
 Kind = Literal["baseline", "unanswerable", "adversarial", "adversarial_unanswerable", "conflict"]
+TABLES = {
+    "baseline": "Tables 11-12 (closed-book and retrieval-augmented accuracy, EM, F1)",
+    "unanswerable": "Fig. 2 (Acc, Acc(ans), Acc(unans)), Table 4 (Acc/Hallu/Cor), Table 13 (PAR)",
+    "adversarial": "Fig. 3 (RAD by added document type)",
+    "adversarial_unanswerable": "Table 6 (RAD for answerable and unanswerable examples)",
+    "conflict": "Table 7 (Acc(C), Acc(NC), Acc) and Table 8 (A->A, A->C, A->U)",
+}
 DEFAULT_ATTACKS = {
     "adversarial": ("genadv", "random", "topk"),
     "adversarial_unanswerable": ("genadv", "random"),
@@ -109,6 +116,7 @@ class RALMSuite:
         if self.k < 1:
             raise ConfigError(f"k must be at least 1, got {self.k}")
         self.name = f"ralm.{self.kind}"
+        self.tables = TABLES[self.kind]
         self.paper = PAPER
         self.description = (__doc__ or "").strip()
         self.judge_name = "ralm.match@1 (has-answer; 'unanswerable'/'conflict' detection)"

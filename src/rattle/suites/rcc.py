@@ -55,6 +55,12 @@ ROBUSTNESS_ATTACKS: tuple[tuple[str, dict[str, Any], str], ...] = (
 CREDIBILITY_OPS = ("words.insert", "words.delete", "words.replace")
 
 Kind = Literal["robustness", "consistency", "credibility", "patterns"]
+TABLES = {
+    "robustness": "Tables 19-20 (ER, ACR by dataset x attack); charts of ER/ACR with CIs",
+    "consistency": "accuracy by prompt wording (Table 5) and option order, std, first-option rate",
+    "credibility": "Table 12 (RTI by dataset and operation)",
+    "patterns": "Eq. 11 frequencies and random-forest importance by POS/dependency/phrase/position",
+}
 
 
 @dataclass
@@ -78,6 +84,7 @@ class RCCSuite:
         if self.protocol not in ("multi", "single", "loglik"):
             raise ConfigError(f"protocol must be multi, single or loglik, got {self.protocol!r}")
         self.name = f"rcc.{self.kind}"
+        self.tables = TABLES[self.kind]
         self.paper = PAPER
         self.description = (__doc__ or "").strip()
         self.judge = ChoiceJudge(compat=self.compat)
