@@ -79,3 +79,60 @@ def test_qa_suite_against_a_service(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     # The key never reaches the store, results, metrics or report.
     for path in [*(tmp_path / "run").iterdir(), *(tmp_path / "ws").iterdir()]:
         assert CANARY.encode() not in path.read_bytes(), path
+
+
+class Redirector:
+    """A service that answers 307 to another host, and that other host, which records hits."""
+
+    def __init__(self) -> None:
+        self.hits: list[dict[str, str]] = []
+        owner = self
+
+        class Other(BaseHTTPRequestHandler):
+            def log_message(self, *a: Any) -> None:
+                return None
+
+            def do_POST(self) -> None:
+                owner.hits.append(dict(self.headers))
+                self.send_response(200)
+                self.end_headers()
+
+        self.other = ThreadingHTTPServer(("127.0.0.2", 0), Other)
+        threading.Thread(target=self.other.serve_forever, daemon=True).start()
+        target = f"http://127.0.0.2:{self.other.server_address[1]}/steal"
+
+        class Redirect(BaseHTTPRequestHandler):
+            def log_message(self, *a: Any) -> None:
+                return None
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers["Content-Length"]))
+                self.send_response(307)
+                self.send_header("Location", target)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/ask"
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.other.shutdown()
+
+
+def test_credentials_never_follow_a_redirect_to_another_host(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SERVICE_KEY", CANARY)
+    r = Redirector()
+    try:
+        result = CliRunner().invoke(app, [
+            "run", "qa.context", "--system", "http", "--url", r.url, "--limit", "2",
+            "--header", "Authorization: Bearer ${SERVICE_KEY}", "--max-unmeasured", "1",
+            "--out", str(tmp_path / "run"), "--workspace", str(tmp_path / "ws")])
+    finally:
+        r.stop()
+    assert result.exit_code == 0, result.output
+    assert r.hits == []  # nothing, credentials included, reached the other host
+    records = [json.loads(x) for x in (tmp_path / "run" / "results.jsonl").read_text().splitlines()]
+    assert all(r["correct"] is None and "redirect not followed" in r["error"] for r in records)

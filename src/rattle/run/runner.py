@@ -182,7 +182,9 @@ def run_suite(
         "model_seconds": round(stats.model_seconds, 3),
         "config": config.public(),
     }
-    notes = getattr(suite, "notes", None)
+    notes = {k: v for k, v in (getattr(suite, "notes", None) or {}).items() if v}
+    for part in ("rcc", "qa"):  # the quick suite's parts
+        notes.update({k: v for k, v in (getattr(getattr(suite, part, None), "notes", None) or {}).items() if v})
     if notes:
         info["suite_notes"] = notes
     if dry_run:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rattle.datasets import load_dataset
@@ -52,6 +52,7 @@ class QAContextSuite:
     part: str = ""
     default_dataset: str = "mini-qa"
     skip_invalid: bool = False
+    notes: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.name = "qa.context"
@@ -61,6 +62,11 @@ class QAContextSuite:
         self.judge = QAJudge()
         self.judge_name = self.judge.name
         self.datasets = [self.dataset or self.default_dataset]
+
+    def _skipped(self) -> list[str]:
+        """Where load_dataset records lines skipped by --skip-invalid (reported in the run)."""
+        skipped: list[str] = self.notes.setdefault("skipped_invalid", [])
+        return skipped
 
     def variants(self, item: Item) -> Iterator[tuple[Variant, str]]:
         gold = tuple(d for d in item.documents if d.has_answer)
@@ -78,7 +84,7 @@ class QAContextSuite:
 
     def cases(self) -> Iterator[Case]:
         for item in load_dataset(self.datasets[0], limit=self.limit,
-                                 skip_invalid=self.skip_invalid):
+                                 skip_invalid=self.skip_invalid, skipped=self._skipped()):
             for variant, condition in self.variants(item):
                 docs = variant.item.documents
                 query = Query((render(item.question, docs),), question=item.question,

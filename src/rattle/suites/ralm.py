@@ -142,17 +142,22 @@ class RALMSuite:
                 kinds = ("provided_poison",)  # PoisonedRAG: passages asserting a wrong answer
         return kinds
 
+    def _skipped(self) -> list[str]:
+        """Where load_dataset records lines skipped by --skip-invalid (reported in the run)."""
+        skipped: list[str] = self.notes.setdefault("skipped_invalid", [])
+        return skipped
+
     def items(self) -> list[Item]:
         if self._items is None:
             if self.poison:
                 # Only the questions the poison file covers, then the limit.
-                items = attach_poison(load_dataset(self.datasets[0], skip_invalid=self.skip_invalid),
+                items = attach_poison(load_dataset(self.datasets[0], skip_invalid=self.skip_invalid, skipped=self._skipped()),
                                       self.poison)
                 items = [i for i in items if i.meta.get("adversarial_documents")][: self.limit]
                 self.notes["poisoned_questions"] = len(items)
             else:
                 items = load_dataset(self.datasets[0], limit=self.limit,
-                                     skip_invalid=self.skip_invalid)
+                                     skip_invalid=self.skip_invalid, skipped=self._skipped())
             self._items = items
         return self._items
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rattle.datasets import load_dataset
@@ -79,6 +79,7 @@ class RCCSuite:
     part: str = ""
     default_dataset: str = "mini-mc"
     skip_invalid: bool = False
+    notes: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.protocol not in ("multi", "single", "loglik"):
@@ -93,11 +94,16 @@ class RCCSuite:
         self._items: list[Item] | None = None
         self._perturbations: dict[tuple[str, str], Perturbation] = {}
 
+    def _skipped(self) -> list[str]:
+        """Where load_dataset records lines skipped by --skip-invalid (reported in the run)."""
+        skipped: list[str] = self.notes.setdefault("skipped_invalid", [])
+        return skipped
+
     # -- planning ----------------------------------------------------------------------------
     def items(self) -> list[Item]:
         if self._items is None:
             self._items = load_dataset(self.datasets[0], limit=self.limit,
-                                       skip_invalid=self.skip_invalid)
+                                       skip_invalid=self.skip_invalid, skipped=self._skipped())
         return self._items
 
     def _apply(self, name: str, item: Item, params: dict[str, Any]) -> Variant:
