@@ -96,3 +96,15 @@ def test_insertion_positions_are_uniform() -> None:
     assert all(abs(n / 6000 - 1 / 6) < 0.025 for n in counts.values())
     out, pos = insert(docs, added, random.Random(1))
     assert out[pos] == added and len(out) == 6
+
+
+def test_genadv_drops_passages_that_still_contain_the_answer() -> None:
+    # The answer appears again in the passage in a form spaCy does not tag as the entity.
+    gold = Document("g2", "Wilhelm Röntgen of Germany won the Nobel Prize in Physics in 1901. "
+                    "Students still read wilhelm röntgen today.", "Physics", has_answer=True)
+    item = Item("q3", (Question("who won", ("Wilhelm Röntgen",)),), documents=(gold,))
+    c = ctx(lambda a, b: 0.1)
+    c.retrieved = {item.id: (gold,), OTHER.id: tuple(OTHERS)}
+    c.items = [item, OTHER]
+    out = run(genadv(), item, c)
+    assert isinstance(out, Dropped) and "passage contains a gold answer" in out.reason

@@ -55,3 +55,25 @@ def test_known_gap_and_identical_models(tmp_path: Path) -> None:
 def test_compare_needs_two_runs(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["compare", str(tmp_path)])
     assert result.exit_code == 2
+
+
+def test_load_run_gives_dataframes_and_parquet(tmp_path: Path) -> None:
+    import pandas as pd
+
+    out = run(tmp_path, "r", "scripted/echo")
+    loaded = load_run(out)
+    assert len(loaded.cases) == 30 and {"attack", "correct", "group.condition"} <= set(loaded.cases)
+    assert {"name", "value", "ci_low", "ci_high", "n"} <= set(loaded.metrics)
+    frame = pd.read_parquet(out / "results.parquet")
+    assert len(frame) == 30 and frame["correct"].dtype == bool
+
+
+def test_max_requests_stops_and_keeps(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["run", "qa.context", "--model", "scripted/echo",
+                                      "--max-requests", "7", "--workspace", str(tmp_path / "ws"),
+                                      "--out", str(tmp_path / "o")])
+    assert result.exit_code == 3 and "--max-requests 7 reached" in result.output
+    import sqlite3
+
+    assert sqlite3.connect(tmp_path / "ws" / "store.sqlite").execute(
+        "SELECT COUNT(*) FROM responses").fetchone()[0] == 7

@@ -103,3 +103,80 @@ def test_embedded_rad_and_transition_tables_on_poisonedrag(tmp_path: Path) -> No
     names = {m.name for m in con.metrics}
     assert {"a_to_a", "a_to_c", "a_to_u", "conflict_acc_c", "conflict_acc_nc"} <= names
     assert (tmp_path / "ralm.conflict" / "report.html").is_file()
+
+
+def test_cli_rag_system_with_a_corpus(tmp_path: Path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from rattle.cli import app
+
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text("".join(json.dumps({"id": f"d{i}", "title": t, "text": x}) + "\n" for i, (t, x)
+                              in enumerate([("Paris", "Paris is the capital of France."),
+                                            ("Japan", "Tokyo is the capital of Japan."),
+                                            ("Mars", "Mars is the Red Planet.")])))
+    data = tmp_path / "q.jsonl"
+    data.write_text('{"question": "What is the capital of Japan?", "answers": ["Tokyo"]}\n'
+                    '{"question": "Which planet is the Red Planet?", "answers": ["Mars"]}\n')
+    result = CliRunner().invoke(app, ["run", "ralm.adversarial", "--system", "rag", "--corpus",
+                                      str(corpus), "--dataset", str(data), "--model",
+                                      "scripted/echo", "--param", "k=1", "--param",
+                                      "attacks=random,topk", "--out", str(tmp_path / "o"),
+                                      "--workspace", str(tmp_path / "w")])
+    assert result.exit_code == 0, result.output
+    assert "rad" in (tmp_path / "o" / "metrics.csv").read_text()
+
+
+def test_ralm_against_an_http_system(tmp_path: Path) -> None:
+    from tests.systems.test_http import Service
+
+    service = Service()  # answers with the first words of the first document
+    try:
+        cfg = RunConfig(suite="ralm.adversarial", system="http", workspace=str(tmp_path / "ws"),
+                        out=str(tmp_path / "o"), suite_options={"attacks": "random"},
+                        system_options={"url": service.url, "answer_path": "result.text",
+                                        "template": '{"q": "{question}", "docs": "{documents}"}'})
+        out = run_suite(cfg)
+    finally:
+        service.stop()
+    assert {b["q"] for b in service.bodies} >= {"What is the capital of France?"}
+    assert all(len(b["docs"]) in (2, 3) for b in service.bodies)  # clean, or one added
+    assert any(m.name == "rad" for m in out.metrics)
+
+
+def test_genadv_with_an_attacker_model(tmp_path: Path) -> None:
+    rules = tmp_path / "attacker.yaml"
+    rules.write_text(
+        "'single sentence using the following question and answer.*Question: (.*?) Answer: (.*?) Sentence:': "
+        "'Leonardo da Vinci painted the Mona Lisa in Florence in 1503.'\n"
+        "'Rewrite the sentence': 'Raphael painted the Mona Lisa in Rome in 1510.'\n"
+        "'write a concise, factual passage': 'The Mona Lisa is a portrait by Raphael, painted in "
+        "Rome in 1510 and kept in the Vatican collections for centuries.'\n")
+    out = run(tmp_path, "ralm.adversarial", "scripted/echo", limit=7, attacks="genadv",
+              attacker=f"scripted/rules?file={rules}", threshold=0.99)
+    notes = out.run_info["suite_notes"]
+    assert notes["attacker"].startswith("scripted/rules")
+    assert notes["added_documents"].get("genadv", 0) >= 1
+    added = [r for r in out.records if r["group"]["condition"] == "genadv"]
+    assert added and all("Raphael" not in r["gold"][0] for r in added)
+    # The attacker's answers are cached in the store: a second run asks it nothing new.
+    again = run(tmp_path, "ralm.adversarial", "scripted/echo", limit=7, attacks="genadv",
+                attacker=f"scripted/rules?file={rules}", threshold=0.99)
+    assert again.run_info["suite_notes"]["added_documents"] == notes["added_documents"]
+
+
+def test_hub_qa_sets_map_their_fields(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+
+    from rattle.datasets import load_dataset
+
+    rows = {"akariasai/PopQA": [{"question": "Who wrote X?", "possible_answers": '["A", "B"]'}],
+            "mandarjoshi/trivia_qa": [{"question": "Q?", "answer": {"aliases": ["x", "y"]}}]}
+    fake = types.SimpleNamespace(load_dataset=lambda hub_id, config, split: rows[hub_id])
+    monkeypatch.setitem(sys.modules, "datasets", fake)
+    assert load_dataset("popqa:hub")[0].answers == ("A", "B")
+    tqa = load_dataset("triviaqa:hub")[0]
+    assert tqa.question == "Q?" and tqa.answers == ("x", "y")

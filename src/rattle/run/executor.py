@@ -95,6 +95,7 @@ class Executor:
         self._memo: dict[str, Completion] = {}
         self._seen: set[str] = set()
         self._semaphore = asyncio.Semaphore(max(1, backend.concurrency))
+        self._limit_hit = False
 
     # -- public ------------------------------------------------------------------------------
     def run(self, flows: Iterable[tuple[Any, Flow]], on_result: Callable[[Any, Any], None]) -> ExecStats:
@@ -179,6 +180,11 @@ class Executor:
                 if not in_flight:
                     if exhausted and active == 0:
                         break
+                    if self._limit_hit:
+                        raise RunAborted(
+                            f"--max-requests {self.max_requests} reached; rerun with a higher "
+                            "limit to continue (everything answered so far is kept in the store)"
+                        )
                     if queued or (not exhausted and active < self.window):
                         continue
                     raise RuntimeError("executor stalled: flows wait on nothing")
@@ -224,10 +230,9 @@ class Executor:
         # Requests of one kind go to one call: score requests use loglikelihood().
         while pending:
             if self.max_requests is not None and self.stats.requests_sent >= self.max_requests:
-                raise RunAborted(
-                    f"--max-requests {self.max_requests} reached; rerun with a higher limit to "
-                    "continue (everything answered so far is kept in the store)"
-                )
+                # Stop sending; what is in flight still completes and is stored.
+                self._limit_hit = True
+                return
             chunk, pending = pending[:size], pending[size:]
             if self.max_requests is not None:
                 room = self.max_requests - self.stats.requests_sent
