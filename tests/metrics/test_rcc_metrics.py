@@ -64,3 +64,11 @@ def test_bootstrap_resamples_clusters() -> None:
 def test_rate_with_nothing_measured() -> None:
     m = rate("accuracy", [("a", None)])
     assert m.value is None and m.n == 0 and m.n_unmeasured == 1
+
+
+def test_mean_with_clusters() -> None:
+    from rattle.metrics.core import mean
+
+    m = mean("f1", [("a", 1.0), ("a", 0.5), ("b", 0.0), ("c", None)])
+    assert m.value == pytest.approx(0.5) and m.n == 3 and m.n_unmeasured == 1
+    assert m.ci_low is not None and m.ci_high is not None and m.ci_low <= 0.5 <= m.ci_high

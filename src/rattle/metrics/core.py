@@ -105,6 +105,31 @@ def rate(
     return MetricValue(name, value, lo, hi, n, unmeasured, dict(group or {}))
 
 
+def mean(
+    name: str,
+    outcomes: Iterable[tuple[Hashable, float | None]],
+    *,
+    group: Mapping[str, Any] | None = None,
+    seed: int = 0,
+) -> MetricValue:
+    """Mean of measured values (e.g. token F1), CI resampling clusters; None = unmeasured."""
+    sums: dict[Hashable, float] = defaultdict(float)
+    counts: dict[Hashable, int] = defaultdict(int)
+    unmeasured = 0
+    for cluster, value in outcomes:
+        if value is None:
+            unmeasured += 1
+            continue
+        sums[cluster] += float(value)
+        counts[cluster] += 1
+    n = sum(counts.values())
+    if n == 0:
+        return MetricValue(name, None, None, None, 0, unmeasured, dict(group or {}))
+    keys = list(counts)
+    lo, hi = bootstrap_ci([sums[k] for k in keys], [counts[k] for k in keys], seed=seed)
+    return MetricValue(name, sum(sums.values()) / n, lo, hi, n, unmeasured, dict(group or {}))
+
+
 def complement(name: str, metric: MetricValue) -> MetricValue:
     """1 - metric (e.g. error rate from accuracy), CI bounds swapped."""
     if metric.value is None:

@@ -80,3 +80,12 @@ def group_key(record: Record, keys: Sequence[str]) -> tuple[Any, ...]:
 def cluster(record: Record) -> str:
     """Bootstrap clusters are items: cases of one item are not independent."""
     return f"{record['dataset']}|{record['item_id']}"
+
+
+def label_mean(name: str, records: Sequence[Record], group: Mapping[str, Any],
+               seed: int = 0) -> MetricValue:
+    """Mean of a judge label (``em``, ``f1``) over measured records, clustered by item."""
+    from rattle.metrics.core import mean
+
+    return mean(name, [(cluster(r), None if r["correct"] is None else float(r["labels"][name]))
+                       for r in records], group=group, seed=seed)

@@ -17,7 +17,7 @@ from rattle.items import Document, Item, Query, Response, Variant, original
 from rattle.judges.qa import QAJudge
 from rattle.metrics.core import MetricValue, rate
 from rattle.registry import register
-from rattle.suites.base import Case, Record, base_record, cluster
+from rattle.suites.base import Case, Record, base_record, cluster, label_mean
 
 PAPER = "imperfect-retrieval-ralm.txt (Park & Lee, TACL 2024)"
 # RALM Appendix A, Table 9 "Normal" (line breaks added between the parts).
@@ -110,20 +110,8 @@ class QAContextSuite:
             out.append(rate("accuracy", [(cluster(r), r["correct"]) for r in rs], group=g,
                             seed=self.seed))
             for name in ("em", "f1"):
-                out.append(_mean_label(name, rs, g, self.seed))
+                out.append(label_mean(name, rs, g, self.seed))
         return out
-
-
-def _mean_label(name: str, rs: Sequence[Record], group: dict[str, Any], seed: int) -> MetricValue:
-    from rattle.metrics.core import bootstrap_ci
-
-    measured = [r for r in rs if r["correct"] is not None]
-    if not measured:
-        return MetricValue(name, None, None, None, 0, len(rs), group)
-    values = [float(r["labels"][name]) for r in measured]
-    lo, hi = bootstrap_ci(values, [1.0] * len(values), seed=seed)
-    return MetricValue(name, sum(values) / len(values), lo, hi, len(values),
-                       len(rs) - len(measured), group)
 
 
 @register("suite", "qa.context")

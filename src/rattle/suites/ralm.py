@@ -29,10 +29,10 @@ from rattle.datasets import load_dataset
 from rattle.errors import ConfigError, DataError
 from rattle.items import Document, Item, Judgement, Query, Response, Variant
 from rattle.judges.qa import exact_match, f1, has_answer
-from rattle.metrics.core import MetricValue, bootstrap_ci, rate
+from rattle.metrics.core import MetricValue, rate
 from rattle.metrics.ralm import par, rad, transitions, unanswerable_split
 from rattle.seeding import rng_for
-from rattle.suites.base import Case, Record, base_record, cluster
+from rattle.suites.base import Case, Record, base_record, cluster, label_mean
 
 log = logging.getLogger(__name__)
 PAPER = "imperfect-retrieval-ralm.txt (Park & Lee, TACL 2024)"
@@ -344,16 +344,6 @@ class RALMSuite:
                             seed=self.seed)
 
 
-def _mean(name: str, rs: Sequence[Record], group: dict[str, Any], seed: int) -> MetricValue:
-    measured = [r for r in rs if r["correct"] is not None]
-    if not measured:
-        return MetricValue(name, None, None, None, 0, len(rs), group)
-    values = [float(r["labels"][name]) for r in measured]
-    lo, hi = bootstrap_ci(values, [1.0] * len(values), seed=seed)
-    return MetricValue(name, sum(values) / len(values), lo, hi, len(values),
-                       len(rs) - len(measured), group)
-
-
 def ralm_metrics(kind: str, records: Sequence[Record], *, seed: int = 0) -> list[MetricValue]:
     out: list[MetricValue] = []
     by: dict[tuple[str, str, str], list[Record]] = defaultdict(list)
@@ -364,8 +354,8 @@ def ralm_metrics(kind: str, records: Sequence[Record], *, seed: int = 0) -> list
         g = {"dataset": dataset, "prompt": prompt, "condition": condition}
         out.append(rate("accuracy", [(cluster(r), r["correct"]) for r in rs], group=g, seed=seed))
         if prompt in ("normal", "closed"):
-            out.append(_mean("em", rs, g, seed))
-            out.append(_mean("f1", rs, g, seed))
+            out.append(label_mean("em", rs, g, seed))
+            out.append(label_mean("f1", rs, g, seed))
         if prompt == "unans" and condition == "clean":
             out.append(rate("acc_ans", [(cluster(r), r["correct"]) for r in rs
                                         if r["group"]["answerable"]], group=g, seed=seed))
