@@ -85,3 +85,26 @@ def test_redirects_are_not_followed() -> None:
     with FakeOpenAIServer(faults=lambda n, b: "redirect") as server:
         [c] = ask(fast(server.base_url, max_retries="0"))
     assert not c.ok and "307" in (c.error or "")
+
+
+def test_adaptive_concurrency_backs_off_on_429_and_recovers() -> None:
+    # The server accepts at most 4 requests at once and answers 429 beyond that.
+    with FakeOpenAIServer(latency_s=0.03, max_active=4, retry_after=0.0) as server:
+        model = load_model("openai/m?concurrency=32&backoff_s=0.01&max_retries=12",
+                           base_url=server.base_url)
+        limiter = model.limiter  # type: ignore[attr-defined]
+
+        async def main() -> tuple[list[bool], int, int]:
+            reqs = [ChatRequest((Message("user", f"q{i}"),)) for i in range(520)]
+            first = await model.generate(reqs[:120])
+            lowest, before = limiter.lowest, limiter.limit
+            server.max_active = None  # the limit is lifted: concurrency grows back
+            await model.generate(reqs[120:])
+            await model.aclose()
+            return [c.ok for c in first], lowest, before
+
+        oks, lowest, before = asyncio.run(main())
+        assert all(oks)
+        assert lowest <= 4  # it backed off to what the server accepts
+        assert 0 < server.actions.count("429") < 120
+        assert limiter.limit > before

@@ -1,6 +1,8 @@
 """``openai/<model>``: any OpenAI-compatible chat-completions server.
 
-OpenAI itself, vLLM, llama.cpp's server, Ollama, LiteLLM. Async with bounded concurrency,
+OpenAI itself, vLLM, llama.cpp's server, Ollama, LiteLLM. Async with adaptive concurrency
+(at most ``concurrency`` requests in flight; halved on each 429, grown back by one per window
+of successes),
 retries with exponential backoff and full jitter that honour ``Retry-After`` on 429 and 5xx,
 a per-request timeout, and token usage recorded. The API key is read from the environment
 (``OPENAI_API_KEY`` or the variable named by ``api_key_env``) and never stored or logged.
@@ -25,6 +27,50 @@ log = logging.getLogger(__name__)
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+
+
+class AdaptiveLimit:
+    """AIMD concurrency: halve the limit on a rate-limit answer, add one after a limit's worth
+    of successes, never above the configured maximum."""
+
+    def __init__(self, maximum: int) -> None:
+        self.maximum = max(1, maximum)
+        self.limit = self.maximum
+        self.lowest = self.maximum
+        self.active = 0
+        self._ok = 0
+        self._cond: asyncio.Condition | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _condition(self) -> asyncio.Condition:
+        loop = asyncio.get_running_loop()
+        if self._cond is None or self._loop is not loop:  # one condition per event loop
+            self._cond = asyncio.Condition()
+            self._loop = loop
+        return self._cond
+
+    async def __aenter__(self) -> None:
+        cond = self._condition()
+        async with cond:
+            await cond.wait_for(lambda: self.active < self.limit)
+            self.active += 1
+
+    async def __aexit__(self, *exc: object) -> None:
+        cond = self._condition()
+        async with cond:
+            self.active -= 1
+            cond.notify_all()
+
+    def backoff(self) -> None:
+        self.limit = max(1, self.limit // 2)
+        self.lowest = min(self.lowest, self.limit)
+        self._ok = 0
+
+    def success(self) -> None:
+        self._ok += 1
+        if self._ok >= self.limit and self.limit < self.maximum:
+            self.limit += 1
+            self._ok = 0
 
 
 def _retry_after(headers: Any) -> float | None:
@@ -75,6 +121,7 @@ class OpenAIModel:
         self.retries = 0
         self._successes = 0
         self._client: Any = None
+        self.limiter = AdaptiveLimit(self.concurrency)
 
     def _http(self) -> Any:
         if self._client is None:
@@ -123,7 +170,8 @@ class OpenAIModel:
             start = time.perf_counter()
             retry_after: float | None = None
             try:
-                resp = await client.post("/chat/completions", json=body)
+                async with self.limiter:
+                    resp = await client.post("/chat/completions", json=body)
             except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
                 connect_failures += 1
                 last_error = f"cannot connect to {self.base_url}: {type(exc).__name__}"
@@ -136,11 +184,14 @@ class OpenAIModel:
                     completion = self._parse(resp, time.perf_counter() - start)
                     if completion.ok:
                         self._successes += 1
+                        self.limiter.success()
                         return completion
                     last_error = completion.error or "bad response"
                 elif resp.status_code in RETRY_STATUS:
                     retry_after = _retry_after(resp.headers)
                     last_error = f"HTTP {resp.status_code}"
+                    if resp.status_code == 429:
+                        self.limiter.backoff()
                 else:
                     detail = resp.text[:200].replace("\n", " ")
                     if resp.status_code in (401, 403):

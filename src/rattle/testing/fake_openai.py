@@ -37,6 +37,7 @@ class FakeOpenAIServer:
         retry_after: float = 0.05,
         timeout_sleep_s: float = 2.0,
         log_path: str | None = None,
+        max_active: int | None = None,
     ) -> None:
         self.reply = reply
         self.faults = faults
@@ -44,6 +45,9 @@ class FakeOpenAIServer:
         self.retry_after = retry_after
         self.timeout_sleep_s = timeout_sleep_s
         self.log_path = log_path
+        self.max_active = max_active
+        self.active = 0
+        self.peak_active = 0
         self.requests: list[dict[str, Any]] = []
         self.actions: list[Action] = []
         self.headers_seen: list[dict[str, str]] = []
@@ -95,7 +99,19 @@ class FakeOpenAIServer:
                     owner.requests.append(body)
                     owner.headers_seen.append(dict(self.headers))
                     action = owner._action(number, body)
+                    owner.active += 1
+                    owner.peak_active = max(owner.peak_active, owner.active)
+                    if owner.max_active is not None and owner.active > owner.max_active:
+                        action = "429"  # more in flight than this server accepts
                     owner.actions.append(action)
+                try:
+                    self._answer(owner, number, body, action)
+                finally:
+                    with owner._lock:
+                        owner.active -= 1
+
+            def _answer(self, owner: FakeOpenAIServer, number: int, body: dict[str, Any],
+                        action: str) -> None:
                 if owner.latency_s:
                     time.sleep(owner.latency_s)
                 if action == "429":
@@ -163,8 +179,10 @@ def main() -> None:  # pragma: no cover - used by resume tests as a subprocess
     parser.add_argument("--latency", type=float, default=0.0)
     parser.add_argument("--log", default=None)
     parser.add_argument("--port-file", required=True)
+    parser.add_argument("--max-active", type=int, default=None)
     args = parser.parse_args()
-    server = FakeOpenAIServer(latency_s=args.latency, log_path=args.log).start()
+    server = FakeOpenAIServer(latency_s=args.latency, log_path=args.log,
+                              max_active=args.max_active).start()
     with open(args.port_file + ".tmp", "w") as fh:
         fh.write(server.base_url)
     import os
