@@ -26,7 +26,7 @@ $(RUN_STAMP): pyproject.toml | $(PY)
 
 $(TEST_STAMP): pyproject.toml | $(PY)
 	$(PIP) install --quiet $(TORCH)
-	CMAKE_BUILD_PARALLEL_LEVEL=2 $(PIP) install --quiet -e '.[embedded,nlp,retrieval,transformers,analysis,bench,dev]'
+	CMAKE_BUILD_PARALLEL_LEVEL=2 $(PIP) install --quiet -e '.[embedded,nlp,retrieval,transformers,analysis,ray,bench,dev]'
 	touch $(TEST_STAMP) $(RUN_STAMP)
 
 run: $(RUN_STAMP)

@@ -85,6 +85,10 @@ def run(
                                                   "share of cases is unmeasured.")] = 0.5,
     skip_invalid: Annotated[bool, typer.Option(help="Skip malformed dataset lines (counted) "
                                                "instead of stopping.")] = False,
+    executor: Annotated[str, typer.Option(help="local, or ray (request batches on a Ray cluster).")] = "local",
+    ray_address: Annotated[str | None, typer.Option(help="Ray cluster address (ray://head:10001); "
+                                                    "a local Ray instance when unset.")] = None,
+    replicas: Annotated[int, typer.Option(min=1, help="Model replicas (Ray actors) for local models.")] = 2,
     dry_run: Annotated[bool, typer.Option(help="Count requests and tokens; send nothing.")] = False,
 ) -> None:
     """Run a suite against a model or system and write a run folder."""
@@ -113,7 +117,8 @@ def run(
             api_key_env=api_key_env, concurrency=concurrency, max_tokens=max_tokens,
             system_prompt=system_prompt, suite_options=suite_options,
             system_options=system_options, max_requests=max_requests, skip_invalid=skip_invalid,
-            max_cost=max_cost, price=price,
+            max_cost=max_cost, price=price, executor=executor, ray_address=ray_address,
+            replicas=replicas,
         )
         from rattle.cli_progress import ProgressView
 

@@ -50,6 +50,9 @@ class RunConfig:
     max_requests: int | None = None
     max_cost: float | None = None
     price: str | None = None
+    executor: str = "local"
+    ray_address: str | None = None
+    replicas: int = 2
     skip_invalid: bool = False
 
     def public(self) -> dict[str, Any]:
@@ -97,8 +100,16 @@ def build_system(config: RunConfig) -> Any:
         settings["api_key_env"] = config.api_key_env
     if config.concurrency:
         settings["concurrency"] = config.concurrency
-    model = load_model(config.model, **settings)
-    if config.concurrency and config.model.split("/")[0] != "openai":
+    if config.executor == "ray":
+        from rattle.run.ray_backend import RayBackend
+
+        model: Any = RayBackend(config.model, settings, address=config.ray_address,
+                                replicas=config.replicas)
+    elif config.executor == "local":
+        model = load_model(config.model, **settings)
+    else:
+        raise ConfigError(f"unknown executor {config.executor!r}; use local or ray")
+    if config.concurrency and config.executor == "local" and config.model.split("/")[0] != "openai":
         model.concurrency = max(1, config.concurrency) if model.concurrency > 1 else 1
     opts: dict[str, Any] = {"params": GenParams(max_tokens=config.max_tokens, seed=config.seed)}
     if config.system_prompt is not None:
