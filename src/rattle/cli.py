@@ -185,7 +185,7 @@ def report(run_dir: Annotated[Path, typer.Argument(help="A finished run folder."
 
     try:
         loaded = load_run(run_dir)
-        write_run(run_dir, loaded.info, loaded.records, loaded.metric_values)
+        write_run(run_dir, loaded.info, None, loaded.metric_values)
     except RattleError as exc:
         _err(str(exc))
         raise typer.Exit(2) from None

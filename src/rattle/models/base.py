@@ -6,6 +6,7 @@ so identical requests made by different attacks are asked once (DESIGN.md, Run, 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -24,6 +25,12 @@ class GenParams:
     seed: int = 0
     stop: tuple[str, ...] = ()
 
+    def canonical(self) -> str:
+        text: str | None = _CANONICAL.get(self)
+        if text is None:
+            text = _CANONICAL[self] = canonical(self.as_dict())
+        return text
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "max_tokens": self.max_tokens,
@@ -32,6 +39,9 @@ class GenParams:
             "seed": self.seed,
             "stop": list(self.stop),
         }
+
+
+_CANONICAL: dict[GenParams, str] = {}
 
 
 @dataclass(frozen=True)
@@ -46,8 +56,20 @@ class ChatRequest:
         }
 
     def key(self, model_identity: str) -> str:
-        """Content address of this request for ``model_identity`` (32 hex chars)."""
-        return short_hash([model_identity, self.payload()], 32)
+        """Content address of this request for ``model_identity`` (32 hex chars).
+
+        SHA-256 over the identity, the canonical parameters and each message as
+        role + length + content (length-prefixed, so no separator can be forged).
+        """
+        h = hashlib.sha256()
+        h.update(model_identity.encode())
+        h.update(b"\x1e")
+        h.update(self.params.canonical().encode())
+        for m in self.messages:
+            data = m.content.encode()
+            h.update(f"\x1e{m.role}\x1f{len(data)}\x1f".encode())
+            h.update(data)
+        return h.hexdigest()[:32]
 
     def prompt_chars(self) -> int:
         return sum(len(m.content) for m in self.messages)

@@ -75,7 +75,17 @@ def reader() -> Any:
             return _WN30(str(root), None)
 
 
+@lru_cache(maxsize=100_000)
+def _synonyms(word: str) -> tuple[str, ...]:
+    return tuple(_lookup(word))
+
+
 def synonyms(word: str) -> list[str]:
+    """Cached :func:`_lookup` (the same words come back across items and variants)."""
+    return list(_synonyms(word))
+
+
+def _lookup(word: str) -> list[str]:
     """Lemma names of every synset of ``word``, lower-cased, ``_``/``-`` as spaces, sorted.
 
     Sorted so the choice among them depends only on the seeded generator (the RCC code took

@@ -11,8 +11,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import itertools
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rattle.metrics.core import MetricValue
@@ -142,7 +143,10 @@ def charts(metrics: Sequence[MetricValue]) -> str:
     return "".join(out)
 
 
-def write_report(info: dict[str, Any], records: Sequence[dict[str, Any]],
+MAX_CASES = 100_000  # cases embedded in the page; every case stays in results.jsonl
+
+
+def write_report(info: dict[str, Any], records: Iterable[dict[str, Any]],
                  metrics: Sequence[MetricValue]) -> str:
     meta_keys = ("suite", "paper", "model", "system", "dataset", "seed", "judge",
                  "rattle_version", "cases", "records", "unmeasured", "requests_total",
@@ -155,8 +159,13 @@ def write_report(info: dict[str, Any], records: Sequence[dict[str, Any]],
          or r["group"].get("condition", ""), "edits": r["edits"][:20], "question": r["question"],
          "response": r["response"], "parsed": r["parsed"], "gold": r.get("gold"),
          "correct": r["correct"], "status": r["status"]}
-        for r in records
+        for r in itertools.islice(records, MAX_CASES)
     ]
+    shown = ""
+    total = int(info.get("records") or len(slim))
+    if total > len(slim):
+        shown = (f"<p>Showing the first {len(slim):,} of {total:,} cases; every case is in "
+                 "results.jsonl and results.parquet.</p>")
     plots = charts(metrics)
     from rattle.report.paper_tables import paper_tables
 
@@ -177,7 +186,7 @@ def write_report(info: dict[str, Any], records: Sequence[dict[str, Any]],
         + (f"<h2>Tables as in the paper</h2>{papers}" if papers else "")
         + f"<h2>Metrics</h2>{metrics_table(metrics)}"
         f"<h2>Plots</h2>{plots}"
-        "<h2>Cases</h2><div id='pager'><button id='prev'>previous</button>"
+        f"<h2>Cases</h2>{shown}<div id='pager'><button id='prev'>previous</button>"
         "<button id='next'>next</button><span id='page-info'></span></div>"
         "<table><thead><tr><th>case</th><th>attack / edits</th><th>question</th><th>response</th>"
         "<th>parsed</th><th>gold</th><th>judgement</th></tr></thead><tbody id='case-body'></tbody>"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,16 +32,18 @@ class LoadedRun:
         return pd.json_normalize([m.as_dict() for m in self.metric_values])
 
 
-def read_records(path: Path) -> list[dict[str, Any]]:
-    out = []
+def iter_records(path: Path) -> Iterator[dict[str, Any]]:
     with path.open(encoding="utf-8") as fh:
         for lineno, line in enumerate(fh, 1):
             if line.strip():
                 try:
-                    out.append(json.loads(line))
+                    yield json.loads(line)
                 except json.JSONDecodeError as exc:
                     raise DataError(f"invalid JSON: {exc.msg}", path=str(path), line=lineno) from None
-    return out
+
+
+def read_records(path: Path) -> list[dict[str, Any]]:
+    return list(iter_records(path))
 
 
 def load_run(path: str | Path) -> LoadedRun:

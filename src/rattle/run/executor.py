@@ -13,6 +13,7 @@ import asyncio
 import json
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -25,6 +26,7 @@ from rattle.run.store import Store
 log = logging.getLogger(__name__)
 
 Flow = Generator[Any, Completion, Any]
+MEMO_SIZE = 50_000  # answers kept in memory for repeats; the store answers the rest
 
 
 class Backend(Protocol):
@@ -92,8 +94,10 @@ class Executor:
             raise ConfigError(f"--max-cost needs a price for {backend.identity}: pass --price IN,OUT")
         self.stats = ExecStats()
         self.estimated_prompt_chars = 0
-        self._memo: dict[str, Completion] = {}
-        self._seen: set[str] = set()
+        # Answers of this run, for identical requests asked again soon (bounded: older ones
+        # are answered by the store instead); keys seen, for counting distinct requests.
+        self._memo: OrderedDict[str, Completion] = OrderedDict()
+        self._seen: set[bytes] = set()
         self._semaphore = asyncio.Semaphore(max(1, backend.concurrency))
         self._limit_hit = False
 
@@ -125,8 +129,9 @@ class Executor:
                     on_result(w.tag, stop.value)
                     return
                 key = req.key(identity)
-                if key not in self._seen:
-                    self._seen.add(key)
+                seen = bytes.fromhex(key)
+                if seen not in self._seen:
+                    self._seen.add(seen)
                     self.stats.requests_total += 1
                 known = self._memo.get(key)
                 if known is not None:
@@ -162,7 +167,7 @@ class Executor:
                         hit = cached.get(key)
                         if hit is not None:
                             self.stats.requests_cached += 1
-                            self._memo[key] = hit
+                            self._remember(key, hit)
                             deliver(key, hit)
                         else:
                             misses.append(key)
@@ -171,7 +176,7 @@ class Executor:
                             self.stats.requests_sent += 1
                             self.estimated_prompt_chars += requests[key].prompt_chars()
                             fake = Completion("")
-                            self._memo[key] = fake
+                            self._remember(key, fake)
                             deliver(key, fake)
                         continue
                     self._launch(misses, requests, in_flight)
@@ -212,6 +217,11 @@ class Executor:
         if self.progress is not None:
             self.progress(self.stats)
         return self.stats
+
+    def _remember(self, key: str, completion: Completion) -> None:
+        self._memo[key] = completion
+        if len(self._memo) > MEMO_SIZE:
+            self._memo.popitem(last=False)
 
     def cost(self) -> float | None:
         from rattle.models.pricing import cost
@@ -276,7 +286,7 @@ class Executor:
             self.store.put_many(self.backend.identity, ok)
             self.store.record_failures(self.backend.identity, bad)
         for k, c in zip(keys, completions, strict=True):
-            self._memo[k] = c
+            self._remember(k, c)
 
 
 def usage_of(completions: Iterable[Completion]) -> Usage:

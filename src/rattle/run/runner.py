@@ -14,7 +14,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,12 +66,19 @@ class RunConfig:
 class RunOutcome:
     run_dir: Path
     run_id: str
-    records: list[Record]
     metrics: list[MetricValue]
     stats: ExecStats
     run_info: dict[str, Any]
     dry_run: bool = False
     estimated_tokens: int = 0
+
+    @property
+    def records(self) -> list[Record]:
+        """The judged records, read back from ``results.jsonl`` (not kept in memory)."""
+        from rattle.report.load import read_records
+
+        path = self.run_dir / "results.jsonl"
+        return read_records(path) if path.is_file() else []
 
 
 def build_suite(config: RunConfig) -> Suite:
@@ -140,18 +147,26 @@ def run_suite(
     prepare = getattr(suite, "prepare", None)
     if prepare is not None:
         prepare(store)
-    cases: list[Case] = list(suite.cases())
-    if on_total is not None:
-        on_total(len(cases))
-    results: dict[int, list[Record]] = {}
+    count = getattr(suite, "count", None)
+    total = count() if count is not None else None
+    if on_total is not None and total is not None:
+        on_total(total)
+    if not dry_run:
+        run_dir.mkdir(parents=True, exist_ok=True)
+    sink = ResultSink(run_dir / "results.jsonl.tmp", getattr(suite, "metric_fields", None),
+                      enabled=not dry_run)
+    n_cases = 0
 
-    def flows() -> Iterator[tuple[int, Any]]:
-        for i, case in enumerate(cases):
-            yield i, system.flow(case.query)
+    def flows() -> Iterator[tuple[tuple[int, Case], Any]]:
+        nonlocal n_cases
+        for i, case in enumerate(suite.cases()):
+            n_cases = i + 1
+            yield (i, case), system.flow(case.query)
 
-    def on_result(index: int, responses: Any) -> None:
+    def on_result(tag: tuple[int, Case], responses: Any) -> None:
+        index, case = tag
         if not dry_run:
-            results[index] = suite.records(cases[index], responses)
+            sink.put(index, suite.records(case, responses))
 
     from rattle.models.pricing import cost, price_for
 
@@ -176,6 +191,7 @@ def run_suite(
         if not dry_run:
             store.finish_run(run_id, status, executor.stats.as_counts())
         store.close()
+        sink.close()
     info = {
         "id": run_id,
         "suite": suite.name,
@@ -186,7 +202,7 @@ def run_suite(
         "seed": config.seed,
         "rattle_version": __version__,
         "judge": suite.judge_name,
-        "cases": len(cases),
+        "cases": n_cases,
         **stats.as_counts(),
         "cost_usd": executor.cost(),
         "wall_seconds": round(time.time() - started, 3),
@@ -202,13 +218,48 @@ def run_suite(
         est_prompt = executor.estimated_prompt_chars // 4
         est_completion = stats.requests_sent * config.max_tokens
         info["estimated_cost_usd"] = cost(price, est_prompt, est_completion)
-        return RunOutcome(run_dir, run_id, [], [], stats, info, True, est_prompt + est_completion)
-    records = [r for i in sorted(results) for r in results[i]]
-    metrics = suite.metrics(records)
-    info["records"] = len(records)
-    info["unmeasured"] = sum(1 for r in records if r["correct"] is None)
-    write_run(run_dir, info, records, metrics)
-    return RunOutcome(run_dir, run_id, records, metrics, stats, info)
+        return RunOutcome(run_dir, run_id, [], stats, info, True, est_prompt + est_completion)
+    os.replace(sink.path, run_dir / "results.jsonl")
+    metrics = suite.metrics(sink.kept)
+    info["records"] = sink.count
+    info["unmeasured"] = sink.unmeasured
+    write_run(run_dir, info, None, metrics)
+    return RunOutcome(run_dir, run_id, metrics, stats, info)
+
+
+class ResultSink:
+    """Writes judged records to ``results.jsonl`` in case order as they complete.
+
+    Cases finish out of order (concurrency); a reorder buffer holds the early ones until the
+    cases before them are done, so the file is identical whatever the timing. For metrics it
+    keeps only ``fields`` of each record (all fields when None).
+    """
+
+    def __init__(self, path: Path, fields: Sequence[str] | None, enabled: bool = True) -> None:
+        self.path = path
+        self.fields = tuple(fields) if fields else None
+        self.enabled = enabled
+        self._fh: Any = path.open("w", encoding="utf-8") if enabled else None
+        self._pending: dict[int, list[Record]] = {}
+        self._next = 0
+        self.kept: list[Record] = []
+        self.count = 0
+        self.unmeasured = 0
+
+    def put(self, index: int, records: list[Record]) -> None:
+        self._pending[index] = records
+        while self._next in self._pending:
+            for r in self._pending.pop(self._next):
+                self._fh.write(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n")
+                self.count += 1
+                self.unmeasured += r["correct"] is None
+                self.kept.append(r if self.fields is None else {k: r[k] for k in self.fields if k in r})
+            self._next += 1
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
 
 
 # Record fields that hold lists or mappings: stored as JSON text in the Parquet file, so every
@@ -216,44 +267,68 @@ def run_suite(
 NESTED = ("params", "edits", "labels", "citations", "gold", "documents", "tokens")
 
 
-def write_parquet(path: Path, records: list[Record]) -> bool:
-    """``results.parquet`` beside ``results.jsonl`` when pandas and pyarrow are installed."""
+TYPED = {"sub": "int64", "seed": "int64", "version": "int64", "correct": "bool_"}
+PARQUET_CHUNK = 50_000
+
+
+def _flat(r: Record) -> dict[str, Any]:
+    row: dict[str, Any] = {}
+    for k, v in r.items():
+        if k == "group":
+            for gk, gv in v.items():
+                row[f"group.{gk}"] = gv
+        else:
+            row[k] = v
+    return {k: (v if v is None or k in TYPED or isinstance(v, str)
+                else json.dumps(v, ensure_ascii=False)) for k, v in row.items()}
+
+
+def write_parquet(path: Path, results: Path) -> bool:
+    """``results.parquet`` beside ``results.jsonl`` (streamed in chunks) when pyarrow is
+    installed. Lists and mappings are stored as JSON text so each column has one type."""
     try:
-        import pandas as pd
-        import pyarrow  # noqa: F401
+        import pyarrow as pa
+        import pyarrow.parquet as pq
     except ImportError:
-        log.info("pandas/pyarrow not installed; skipping %s (pip install 'rattle[analysis]')", path)
+        log.info("pyarrow not installed; skipping %s (pip install 'rattle[analysis]')", path)
         return False
-    rows = []
-    for r in records:
-        row = {k: (json.dumps(v, ensure_ascii=False) if k in NESTED else v)
-               for k, v in r.items() if k != "group"}
-        for k, v in r.get("group", {}).items():
-            row[f"group.{k}"] = v if isinstance(v, (str, int, float, bool)) or v is None else json.dumps(v)
-        rows.append(row)
-    frame = pd.DataFrame(rows)
-    for column in frame.columns:
-        if frame[column].dtype == object:
-            frame[column] = frame[column].map(lambda v: v if v is None or isinstance(v, str) else json.dumps(v))
+    from rattle.report.load import iter_records
+
+    columns: dict[str, None] = {}
+    for r in iter_records(results):
+        for k in _flat(r):
+            columns.setdefault(k, None)
+    schema = pa.schema([(c, getattr(pa, TYPED.get(c, "string"))()) for c in columns])
     tmp = path.with_name(path.name + ".tmp")
-    frame.to_parquet(tmp, index=False)
+    with pq.ParquetWriter(tmp, schema) as writer:
+        chunk: list[dict[str, Any]] = []
+        for r in iter_records(results):
+            chunk.append(_flat(r))
+            if len(chunk) >= PARQUET_CHUNK:
+                writer.write_table(pa.Table.from_pylist(chunk, schema=schema))
+                chunk = []
+        if chunk or not columns:
+            writer.write_table(pa.Table.from_pylist(chunk, schema=schema))
     os.replace(tmp, path)
     return True
 
 
-def write_run(run_dir: Path, info: dict[str, Any], records: list[Record],
+def write_run(run_dir: Path, info: dict[str, Any], records: list[Record] | None,
               metrics: list[MetricValue]) -> None:
+    """Write the run folder. ``records=None``: ``results.jsonl`` is already written."""
     from rattle.report.html import write_report
+    from rattle.report.load import iter_records
     from rattle.report.tables import write_csv
 
     run_dir.mkdir(parents=True, exist_ok=True)
+    if records is not None:
+        def write_results(fh: Any) -> None:
+            for r in records:
+                fh.write(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n")
 
-    def write_results(fh: Any) -> None:
-        for r in records:
-            fh.write(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n")
-
-    _write_atomic(run_dir / "results.jsonl", write_results)
-    write_parquet(run_dir / "results.parquet", records)
+        _write_atomic(run_dir / "results.jsonl", write_results)
+    results = run_dir / "results.jsonl"
+    write_parquet(run_dir / "results.parquet", results)
     payload = {"run": info, "metrics": [m.as_dict() for m in metrics]}
     _write_atomic(run_dir / "metrics.json",
                   lambda fh: fh.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n"))
@@ -272,4 +347,5 @@ def write_run(run_dir: Path, info: dict[str, Any], records: list[Record],
             w.writerows(table.rows)
 
         _write_atomic(tables_dir / f"{table.name}.csv", write_table)
-    _write_atomic(run_dir / "report.html", lambda fh: fh.write(write_report(info, records, metrics)))
+    _write_atomic(run_dir / "report.html",
+                  lambda fh: fh.write(write_report(info, iter_records(results), metrics)))

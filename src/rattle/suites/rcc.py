@@ -86,6 +86,10 @@ class RCCSuite:
             raise ConfigError(f"protocol must be multi, single or loglik, got {self.protocol!r}")
         self.name = f"rcc.{self.kind}"
         self.tables = TABLES[self.kind]
+        # What the metrics read of each record (the rest stays in results.jsonl only).
+        self.metric_fields = ("part", "dataset", "item_id", "sub", "attack", "group", "params",
+                              "correct", "answer", "position",
+                              *(("edits",) if self.kind == "patterns" else ()))
         self.paper = PAPER
         self.description = (__doc__ or "").strip()
         self.judge = ChoiceJudge(compat=self.compat)
@@ -133,6 +137,19 @@ class RCCSuite:
                 for r in RATES:
                     v = self._apply(name, item, {"rate": r})
                     yield v, {"attack": name, "level": f"{r:.1f}"}
+
+    def count(self) -> int:
+        """Number of cases, without perturbing anything (for the progress bar)."""
+        per_item = 1
+        if self.kind in ("robustness", "patterns"):
+            per_item += len(self.attacks) * self.samples
+        elif self.kind == "consistency":
+            per_item += len(RCC_TEMPLATES) - 1 + max(0, self.orders - 1)
+        else:
+            per_item += len(CREDIBILITY_OPS) * len(RATES)
+        if self.protocol == "multi":
+            return per_item * len(self.items())
+        return per_item * sum(len(i.questions) for i in self.items())
 
     def cases(self) -> Iterator[Case]:
         for item in self.items():
