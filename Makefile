@@ -43,8 +43,10 @@ test: $(TEST_STAMP) browser
 
 bench: $(TEST_STAMP)
 	$(PY) bench/overhead.py
+	$(PY) bench/embedded.py
 	$(PY) bench/perturbations.py
 	$(PY) bench/retrieval.py
+	$(PY) bench/concurrency.py
 
 lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check src tests bench

@@ -6,7 +6,9 @@
 2. Embedded model (SmolLM2 via llama.cpp): the share of wall time spent outside the model on
    the ``quick`` suite, cold store.
 
-Usage: python bench/overhead.py [--items 200 1000] [--embedded-limit 3] [--skip-embedded]
+Each size runs in its own process, so its peak RSS is its own.
+
+Usage: python bench/overhead.py [--cases 10000 100000 1000000] [--embedded-limit 3] [--skip-embedded]
 """
 
 from __future__ import annotations
@@ -46,7 +48,17 @@ def direct_model_seconds(config: RunConfig) -> tuple[float, int]:
     return time.perf_counter() - start, len(requests)
 
 
-def scripted(n_items: int, tmp: Path) -> None:
+def scripted_cases(n_cases: int, tmp: Path) -> None:
+    """One run of about ``n_cases`` cases in a fresh process, for its own peak RSS."""
+    import subprocess
+
+    items = max(1, round(n_cases / 17.5))  # rcc.robustness single-turn: 17.5 cases per mini item
+    code = ("import sys; sys.path.insert(0, 'bench'); from overhead import scripted; "
+            f"from pathlib import Path; scripted({items}, Path({str(tmp)!r}), direct=False)")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def scripted(n_items: int, tmp: Path, direct: bool = True) -> None:
     data = tmp / f"synthetic-{n_items}.json"
     synthetic_dataset(n_items, data)
     config = RunConfig(suite="rcc.robustness", model="scripted/constant?text=(A)",
@@ -56,13 +68,18 @@ def scripted(n_items: int, tmp: Path) -> None:
     start = time.perf_counter()
     outcome = run_suite(config)
     wall = time.perf_counter() - start
-    cases = len(outcome.records)
-    ref_seconds, n_req = direct_model_seconds(config)
+    cases = int(outcome.run_info["records"])
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"scripted  items={n_items:>6} cases={cases:>7}  rattle {cases / wall:>8.0f} cases/s "
-          f"({wall:.2f} s)  direct model calls {n_req / ref_seconds:>9.0f} req/s "
-          f"({ref_seconds:.2f} s)  ratio rattle/direct time {wall / ref_seconds:6.1f}x  "
-          f"peak RSS {rss:.0f} MB")
+    sec = outcome.run_info["seconds"]
+    core = sec["plan_ask_judge"] + sec["metrics"]
+    line = (f"scripted  cases={cases:>8}  plan+store+judge+metrics {cases / core:>6.0f} cases/s "
+            f"({core:6.1f} s); with outputs (jsonl, parquet, report) {cases / wall:>6.0f} "
+            f"cases/s ({wall:6.1f} s)  peak RSS {rss:5.0f} MB")
+    if direct:
+        ref_seconds, n_req = direct_model_seconds(config)
+        line += (f"  | direct model calls {n_req / ref_seconds:.0f} req/s, rattle/direct time "
+                 f"{wall / ref_seconds:.0f}x")
+    print(line, flush=True)
 
 
 def embedded(limit: int, tmp: Path) -> None:
@@ -79,14 +96,14 @@ def embedded(limit: int, tmp: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--items", type=int, nargs="+", default=[200, 1000])
+    parser.add_argument("--cases", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     parser.add_argument("--embedded-limit", type=int, default=3)
     parser.add_argument("--skip-embedded", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        for n in args.items:
-            scripted(n, tmp)
+        for n in args.cases:
+            scripted_cases(n, tmp)
         if not args.skip_embedded:
             embedded(args.embedded_limit, tmp)
     sys.stdout.flush()

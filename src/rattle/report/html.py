@@ -11,10 +11,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import io
 import itertools
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TextIO
 
 from rattle.metrics.core import MetricValue
 from rattle.report.tables import pivot
@@ -146,25 +147,34 @@ def charts(metrics: Sequence[MetricValue]) -> str:
 MAX_CASES = 100_000  # cases embedded in the page; every case stays in results.jsonl
 
 
+def _slim(r: dict[str, Any]) -> dict[str, Any]:
+    return {"case_id": r["case_id"], "attack": r["attack"],
+            "level": r["group"].get("level", "") or r["group"].get("condition", ""),
+            "edits": r["edits"][:20], "question": r["question"], "response": r["response"],
+            "parsed": r["parsed"], "gold": r.get("gold"), "correct": r["correct"],
+            "status": r["status"]}
+
+
 def write_report(info: dict[str, Any], records: Iterable[dict[str, Any]],
                  metrics: Sequence[MetricValue]) -> str:
+    buffer = io.StringIO()
+    write_report_to(buffer, info, records, metrics)
+    return buffer.getvalue()
+
+
+def write_report_to(fh: TextIO, info: dict[str, Any], records: Iterable[dict[str, Any]],
+                    metrics: Sequence[MetricValue]) -> None:
+    """Write the page to ``fh``; cases are streamed, one at a time, into the data block."""
     meta_keys = ("suite", "paper", "model", "system", "dataset", "seed", "judge",
                  "rattle_version", "cases", "records", "unmeasured", "requests_total",
                  "requests_sent", "requests_cached", "requests_failed", "tokens_prompt",
                  "tokens_completion", "cost_usd", "wall_seconds", "suite_notes")
     meta = "".join(f"<tr><td>{_e(k)}</td><td>{_e(info.get(k, ''))}</td></tr>"
                    for k in meta_keys if k in info)
-    slim = [
-        {"case_id": r["case_id"], "attack": r["attack"], "level": r["group"].get("level", "")
-         or r["group"].get("condition", ""), "edits": r["edits"][:20], "question": r["question"],
-         "response": r["response"], "parsed": r["parsed"], "gold": r.get("gold"),
-         "correct": r["correct"], "status": r["status"]}
-        for r in itertools.islice(records, MAX_CASES)
-    ]
+    total = info.get("records")
     shown = ""
-    total = int(info.get("records") or len(slim))
-    if total > len(slim):
-        shown = (f"<p>Showing the first {len(slim):,} of {total:,} cases; every case is in "
+    if isinstance(total, int) and total > MAX_CASES:
+        shown = (f"<p>Showing the first {MAX_CASES:,} of {total:,} cases; every case is in "
                  "results.jsonl and results.parquet.</p>")
     plots = charts(metrics)
     from rattle.report.paper_tables import paper_tables
@@ -176,7 +186,7 @@ def write_report(info: dict[str, Any], records: Iterable[dict[str, Any]],
         + "</tbody></table>"
         for t in paper_tables(metrics)
     )
-    return (
+    fh.write(
         "<!DOCTYPE html><html><head><meta charset='utf-8'>"
         "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
         f"style-src 'unsafe-inline'; img-src data:; script-src '{SCRIPT_HASH}'\">"
@@ -190,7 +200,8 @@ def write_report(info: dict[str, Any], records: Iterable[dict[str, Any]],
         "<button id='next'>next</button><span id='page-info'></span></div>"
         "<table><thead><tr><th>case</th><th>attack / edits</th><th>question</th><th>response</th>"
         "<th>parsed</th><th>gold</th><th>judgement</th></tr></thead><tbody id='case-body'></tbody>"
-        "</table>"
-        f"<script type='application/json' id='cases'>{_json_script(slim)}</script>"
-        f"<script>{JS}</script></body></html>"
+        "</table><script type='application/json' id='cases'>["
     )
+    for i, r in enumerate(itertools.islice(records, MAX_CASES)):
+        fh.write(("," if i else "") + _json_script(_slim(r)))
+    fh.write(f"]</script><script>{JS}</script></body></html>")

@@ -174,6 +174,7 @@ def run_suite(
     executor = Executor(system.backend, store, dry_run=dry_run, progress=progress,
                         max_requests=config.max_requests, price=price, max_cost=config.max_cost)
     started = time.time()
+    t_run = time.perf_counter()
     status = "interrupted"
     if not dry_run:
         store.start_run(run_id, suite.name, config.public())
@@ -220,10 +221,16 @@ def run_suite(
         info["estimated_cost_usd"] = cost(price, est_prompt, est_completion)
         return RunOutcome(run_dir, run_id, [], stats, info, True, est_prompt + est_completion)
     os.replace(sink.path, run_dir / "results.jsonl")
+    t_metrics = time.perf_counter()
     metrics = suite.metrics(sink.kept)
     info["records"] = sink.count
     info["unmeasured"] = sink.unmeasured
+    t_outputs = time.perf_counter()
+    info["seconds"] = {"plan_ask_judge": round(t_metrics - t_run, 3),
+                       "metrics": round(t_outputs - t_metrics, 3)}
+    sink.kept = []
     write_run(run_dir, info, None, metrics)
+    info["seconds"]["outputs"] = round(time.perf_counter() - t_outputs, 3)
     return RunOutcome(run_dir, run_id, metrics, stats, info)
 
 
@@ -268,7 +275,7 @@ NESTED = ("params", "edits", "labels", "citations", "gold", "documents", "tokens
 
 
 TYPED = {"sub": "int64", "seed": "int64", "version": "int64", "correct": "bool_"}
-PARQUET_CHUNK = 50_000
+PARQUET_CHUNK = 10_000  # rows per Parquet write: bounds the memory of the export
 
 
 def _flat(r: Record) -> dict[str, Any]:
@@ -296,8 +303,12 @@ def write_parquet(path: Path, results: Path) -> bool:
 
     columns: dict[str, None] = {}
     for r in iter_records(results):
-        for k in _flat(r):
-            columns.setdefault(k, None)
+        for k, v in r.items():
+            if k == "group":
+                for gk in v:
+                    columns.setdefault(f"group.{gk}", None)
+            else:
+                columns.setdefault(k, None)
     schema = pa.schema([(c, getattr(pa, TYPED.get(c, "string"))()) for c in columns])
     tmp = path.with_name(path.name + ".tmp")
     with pq.ParquetWriter(tmp, schema) as writer:
@@ -316,7 +327,7 @@ def write_parquet(path: Path, results: Path) -> bool:
 def write_run(run_dir: Path, info: dict[str, Any], records: list[Record] | None,
               metrics: list[MetricValue]) -> None:
     """Write the run folder. ``records=None``: ``results.jsonl`` is already written."""
-    from rattle.report.html import write_report
+    from rattle.report.html import write_report_to
     from rattle.report.load import iter_records
     from rattle.report.tables import write_csv
 
@@ -348,4 +359,4 @@ def write_run(run_dir: Path, info: dict[str, Any], records: list[Record] | None,
 
         _write_atomic(tables_dir / f"{table.name}.csv", write_table)
     _write_atomic(run_dir / "report.html",
-                  lambda fh: fh.write(write_report(info, iter_records(results), metrics)))
+                  lambda fh: write_report_to(fh, info, iter_records(results), metrics))
