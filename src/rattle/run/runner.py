@@ -13,6 +13,7 @@ import asyncio
 import json
 import logging
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -234,6 +235,47 @@ def run_suite(
     return RunOutcome(run_dir, run_id, metrics, stats, info)
 
 
+class Row:
+    """A record reduced to the fields metrics read: a tuple of values (repeated values
+    shared) plus one field index shared by every row of a run."""
+
+    __slots__ = ("_index", "_values")
+
+    def __init__(self, index: dict[str, int], values: tuple[Any, ...]) -> None:
+        self._index = index
+        self._values = values
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[self._index[key]]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        i = self._index.get(key)
+        return default if i is None else self._values[i]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._index
+
+
+class _Interner:
+    """Shares equal strings and small mappings between rows (dataset names, attack names,
+    item ids and group labels repeat across a million cases)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[Any, Any] = {}
+
+    def __call__(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return sys.intern(value)
+        if isinstance(value, dict):
+            try:
+                key = ("dict", tuple(value.items()))
+                hash(key)
+            except TypeError:
+                return value
+            return self._cache.setdefault(key, value)
+        return value
+
+
 class ResultSink:
     """Writes judged records to ``results.jsonl`` in case order as they complete.
 
@@ -248,6 +290,8 @@ class ResultSink:
         self.enabled = enabled
         self._fh: Any = path.open("w", encoding="utf-8") if enabled else None
         self._pending: dict[int, list[Record]] = {}
+        self._intern = _Interner()
+        self._index = {k: i for i, k in enumerate(self.fields or ())}
         self._next = 0
         self.kept: list[Record] = []
         self.count = 0
@@ -260,7 +304,11 @@ class ResultSink:
                 self._fh.write(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n")
                 self.count += 1
                 self.unmeasured += r["correct"] is None
-                self.kept.append(r if self.fields is None else {k: r[k] for k in self.fields if k in r})
+                if self.fields is None:
+                    self.kept.append(r)
+                else:
+                    self.kept.append(Row(self._index, tuple(self._intern(r.get(k))
+                                                            for k in self.fields)))
             self._next += 1
 
     def close(self) -> None:
