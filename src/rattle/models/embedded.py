@@ -77,6 +77,7 @@ class LlamaCppModel:
         self.concurrency = 1
         self._llm: Any = None
         self._scorer: Any = None
+        self._pool: Any = None
         self._lock = threading.Lock()
         self.prompt_tokens = 0
 
@@ -136,8 +137,18 @@ class LlamaCppModel:
                 out[i] = self._complete(requests[i])
         return [c for c in out if c is not None]
 
+    def _worker(self) -> Any:
+        # One dedicated thread for every llama.cpp call: its OpenMP thread team is created
+        # once; handing calls to changing pool threads costs 15-25% of throughput here.
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="llama")
+        return self._pool
+
     async def generate(self, requests: Sequence[ChatRequest]) -> list[Completion]:
-        return await asyncio.to_thread(self._run_batch, requests)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._worker(), self._run_batch, requests)
 
     # -- log-likelihood scoring -------------------------------------------------------------
     def _prompt_text(self, messages: Sequence[Any]) -> str:
@@ -193,9 +204,13 @@ class LlamaCppModel:
             return results
 
     async def loglikelihood(self, requests: Sequence[ScoreRequest]) -> list[list[float]]:
-        return await asyncio.to_thread(self._score, requests)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._worker(), self._score, requests)
 
     async def aclose(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
         self._llm = None
         self._scorer = None
 
