@@ -293,7 +293,7 @@ class ResultSink:
         self._intern = _Interner()
         self._index = {k: i for i, k in enumerate(self.fields or ())}
         self._next = 0
-        self.kept: list[Record] = []
+        self.kept: list[Any] = []  # full records, or Rows when the suite names its fields
         self.count = 0
         self.unmeasured = 0
 
