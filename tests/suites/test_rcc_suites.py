@@ -96,3 +96,17 @@ def test_loglik_needs_a_scoring_backend(tmp_path) -> None:  # type: ignore[no-un
                         workspace=str(tmp_path / "ws"), suite_options={"protocol": "loglik"})
         run_suite(cfg)
     assert "cannot score log-likelihoods" in str(info.value)
+
+
+def test_streaming_robustness_metrics_equal_the_list_version(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from rattle.suites.rcc import RobustnessStream
+
+    out = run(tmp_path, "rcc.robustness", "scripted/echo?error_rate=0.1", samples=2)
+    records = out.records
+    # Two datasets, to exercise the "all" scope as well.
+    twin = [{**r, "dataset": "copy"} for r in records]
+    stream = RobustnessStream("", seed=0)
+    for r in [*records, *twin]:
+        stream.add(r)
+    assert stream.metrics() == rcc_metrics("robustness", [*records, *twin])
+    assert out.metrics == rcc_metrics("robustness", records)  # what the run wrote

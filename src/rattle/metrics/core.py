@@ -87,22 +87,39 @@ def rate(
     seed: int = 0,
 ) -> MetricValue:
     """Share of True among measured outcomes; ``(cluster, outcome)`` pairs, None = unmeasured."""
-    hits: dict[Hashable, int] = defaultdict(int)
-    totals: dict[Hashable, int] = defaultdict(int)
-    unmeasured = 0
+    counts = RateCounts()
     for cluster, outcome in outcomes:
+        counts.add(cluster, outcome)
+    return counts.metric(name, group=group, seed=seed)
+
+
+class RateCounts:
+    """Per-cluster hits and totals of a rate, filled one outcome at a time (streaming)."""
+
+    __slots__ = ("hits", "totals", "unmeasured")
+
+    def __init__(self) -> None:
+        self.hits: dict[Hashable, int] = {}
+        self.totals: dict[Hashable, int] = {}
+        self.unmeasured = 0
+
+    def add(self, cluster: Hashable, outcome: bool | None) -> None:
         if outcome is None:
-            unmeasured += 1
-            continue
-        totals[cluster] += 1
-        hits[cluster] += int(outcome)
-    n = sum(totals.values())
-    if n == 0:
-        return MetricValue(name, None, None, None, 0, unmeasured, dict(group or {}))
-    keys = list(totals)
-    value = sum(hits.values()) / n
-    lo, hi = bootstrap_ci([hits[c] for c in keys], [totals[c] for c in keys], seed=seed)
-    return MetricValue(name, value, lo, hi, n, unmeasured, dict(group or {}))
+            self.unmeasured += 1
+            return
+        self.totals[cluster] = self.totals.get(cluster, 0) + 1
+        self.hits[cluster] = self.hits.get(cluster, 0) + int(outcome)
+
+    def metric(self, name: str, *, group: Mapping[str, Any] | None = None,
+               seed: int = 0) -> MetricValue:
+        n = sum(self.totals.values())
+        if n == 0:
+            return MetricValue(name, None, None, None, 0, self.unmeasured, dict(group or {}))
+        keys = list(self.totals)
+        value = sum(self.hits.values()) / n
+        lo, hi = bootstrap_ci([self.hits[c] for c in keys], [self.totals[c] for c in keys],
+                              seed=seed)
+        return MetricValue(name, value, lo, hi, n, self.unmeasured, dict(group or {}))
 
 
 def mean(

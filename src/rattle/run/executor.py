@@ -97,7 +97,7 @@ class Executor:
         # Answers of this run, for identical requests asked again soon (bounded: older ones
         # are answered by the store instead); keys seen, for counting distinct requests.
         self._memo: OrderedDict[str, Completion] = OrderedDict()
-        self._seen: set[bytes] = set()
+        self._seen: set[int] = set()  # 64-bit key prefixes: collisions are negligible
         self._semaphore = asyncio.Semaphore(max(1, backend.concurrency))
         self._limit_hit = False
 
@@ -129,7 +129,7 @@ class Executor:
                     on_result(w.tag, stop.value)
                     return
                 key = req.key(identity)
-                seen = bytes.fromhex(key)
+                seen = int(key[:16], 16)
                 if seen not in self._seen:
                     self._seen.add(seen)
                     self.stats.requests_total += 1

@@ -154,8 +154,10 @@ def run_suite(
         on_total(total)
     if not dry_run:
         run_dir.mkdir(parents=True, exist_ok=True)
+    make_stream = getattr(suite, "metric_stream", None)
+    stream = make_stream() if make_stream is not None else None
     sink = ResultSink(run_dir / "results.jsonl.tmp", getattr(suite, "metric_fields", None),
-                      enabled=not dry_run)
+                      enabled=not dry_run, stream=stream)
     n_cases = 0
 
     def flows() -> Iterator[tuple[tuple[int, Case], Any]]:
@@ -223,7 +225,7 @@ def run_suite(
         return RunOutcome(run_dir, run_id, [], stats, info, True, est_prompt + est_completion)
     os.replace(sink.path, run_dir / "results.jsonl")
     t_metrics = time.perf_counter()
-    metrics = suite.metrics(sink.kept)
+    metrics = stream.metrics() if stream is not None else suite.metrics(sink.kept)
     info["records"] = sink.count
     info["unmeasured"] = sink.unmeasured
     t_outputs = time.perf_counter()
@@ -284,8 +286,10 @@ class ResultSink:
     keeps only ``fields`` of each record (all fields when None).
     """
 
-    def __init__(self, path: Path, fields: Sequence[str] | None, enabled: bool = True) -> None:
+    def __init__(self, path: Path, fields: Sequence[str] | None, enabled: bool = True,
+                 stream: Any = None) -> None:
         self.path = path
+        self.stream = stream
         self.fields = tuple(fields) if fields else None
         self.enabled = enabled
         self._fh: Any = path.open("w", encoding="utf-8") if enabled else None
@@ -304,7 +308,9 @@ class ResultSink:
                 self._fh.write(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n")
                 self.count += 1
                 self.unmeasured += r["correct"] is None
-                if self.fields is None:
+                if self.stream is not None:
+                    self.stream.add(r)
+                elif self.fields is None:
                     self.kept.append(r)
                 else:
                     self.kept.append(Row(self._index, tuple(self._intern(r.get(k))

@@ -18,7 +18,7 @@ from rattle.datasets import load_dataset
 from rattle.errors import ConfigError
 from rattle.items import Item, Judgement, Query, Response, Variant, original
 from rattle.judges.choice import ChoiceJudge
-from rattle.metrics.core import MetricValue, rate
+from rattle.metrics.core import MetricValue, RateCounts, complement, rate
 from rattle.metrics.rcc import (
     RTI_RATES,
     answer_change_rate,
@@ -137,6 +137,10 @@ class RCCSuite:
                 for r in RATES:
                     v = self._apply(name, item, {"rate": r})
                     yield v, {"attack": name, "level": f"{r:.1f}"}
+
+    def metric_stream(self) -> RobustnessStream | None:
+        """Streaming metrics where they exist (the robustness design); None: keep rows."""
+        return RobustnessStream(self.part, self.seed) if self.kind == "robustness" else None
 
     def count(self) -> int:
         """Number of cases, without perturbing anything (for the progress bar)."""
@@ -261,6 +265,57 @@ def rcc_metrics(kind: str, records: Sequence[Record], *, seed: int = 0) -> list[
             g = {"dataset": dataset, "attack": "original", "level": ""}
             out.append(rate("accuracy", originals, group=g, seed=seed))
     return out
+
+
+class RobustnessStream:
+    """``rcc.robustness`` metrics computed while records stream in (flat memory).
+
+    Exactly :func:`rcc_metrics` for the robustness kind, without keeping records: per group,
+    per-item counts of correct and of changed answers. Records arrive in case order and every
+    item's unperturbed cases come first, so only the current item's baseline answers are kept.
+    """
+
+    def __init__(self, part: str, seed: int) -> None:
+        self.part = part
+        self.seed = seed
+        self.acc: dict[tuple[str, str, str], RateCounts] = {}
+        self.acr: dict[tuple[str, str, str], RateCounts] = {}
+        self.datasets: set[str] = set()
+        self._item: tuple[str, str] | None = None
+        self._baseline: dict[int, Any] = {}
+
+    def add(self, r: Record) -> None:
+        if r["part"] != self.part:
+            return
+        dataset = r["dataset"]
+        item = (dataset, r["item_id"])
+        if item != self._item:
+            self._item, self._baseline = item, {}
+        self.datasets.add(dataset)
+        attack, level = r["group"].get("attack", r["attack"]), r["group"].get("level", "")
+        c = cluster(r)
+        if attack == "original":
+            self._baseline[r["sub"]] = r["answer"]
+        before = self._baseline.get(r["sub"])
+        for scope in (dataset, "all"):
+            key = (scope, attack, level)
+            self.acc.setdefault(key, RateCounts()).add(c, r["correct"])
+            if attack != "original":
+                changed = None if before is None or r["answer"] is None else before != r["answer"]
+                self.acr.setdefault(key, RateCounts()).add(c, changed)
+
+    def metrics(self) -> list[MetricValue]:
+        out: list[MetricValue] = []
+        scopes = sorted(self.datasets) + (["all"] if len(self.datasets) > 1 else [])
+        for scope in scopes:
+            for key in sorted(k for k in self.acc if k[0] == scope):
+                g = {"dataset": scope, "attack": key[1], "level": key[2]}
+                accuracy = self.acc[key].metric("accuracy", group=g, seed=self.seed)
+                out.append(accuracy)
+                out.append(complement("er", accuracy))
+                if key in self.acr:
+                    out.append(self.acr[key].metric("acr", group=g, seed=self.seed))
+        return out
 
 
 def _suite(kind: Kind, **options: Any) -> RCCSuite:
