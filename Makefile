@@ -42,11 +42,7 @@ test: $(TEST_STAMP) browser
 	$(PY) -m pytest -q
 
 bench: $(TEST_STAMP)
-	$(PY) bench/overhead.py
-	$(PY) bench/embedded.py
-	$(PY) bench/perturbations.py
-	$(PY) bench/retrieval.py
-	$(PY) bench/concurrency.py
+	$(PY) bench/all.py
 
 lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check src tests bench

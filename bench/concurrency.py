@@ -57,6 +57,8 @@ def main() -> None:
                 ideal = level / args.latency
                 print(f"{level:>11} {n:>9} {n / elapsed:>8.0f} {ideal:>8.0f} "
                       f"{n / elapsed / ideal:>6.2f}  ({sum(results.values())} ok)")
+                print(f"RATIO concurrency_{level} {n / elapsed / ideal:.2f} of ideal "
+                      f"({n / elapsed:.0f} vs {ideal:.0f} req/s, {args.latency * 1000:.0f} ms latency)")
         finally:
             server.kill()
 

@@ -25,6 +25,10 @@ from pathlib import Path
 from rattle.datasets import BUILTIN
 from rattle.run.runner import RunConfig, build_suite, build_system, run_suite
 
+# Variants per attack and item: 20 gives 317 cases per item, so a million cases come from
+# 3,200 items and the run's memory, not the dataset's, is what the peak RSS shows.
+SAMPLES = 20
+
 
 def synthetic_dataset(n_items: int, path: Path) -> None:
     base = json.loads(BUILTIN["mini-mc"].read_text())
@@ -52,7 +56,9 @@ def scripted_cases(n_cases: int, tmp: Path) -> None:
     """One run of about ``n_cases`` cases in a fresh process, for its own peak RSS."""
     import subprocess
 
-    items = max(1, round(n_cases / 17.5))  # rcc.robustness single-turn: 17.5 cases per mini item
+    # rcc.robustness, single-turn, SAMPLES variants per attack: (1 + 9 * SAMPLES) variants per
+    # item, 1.75 questions per mini item on average.
+    items = max(1, round(n_cases / ((1 + 9 * SAMPLES) * 1.75)))
     code = ("import sys; sys.path.insert(0, 'bench'); from overhead import scripted; "
             f"from pathlib import Path; scripted({items}, Path({str(tmp)!r}), direct=False)")
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -64,7 +70,7 @@ def scripted(n_items: int, tmp: Path, direct: bool = True) -> None:
     config = RunConfig(suite="rcc.robustness", model="scripted/constant?text=(A)",
                        dataset=str(data), workspace=str(tmp / f"ws-{n_items}"),
                        out=str(tmp / f"run-{n_items}"),
-                       suite_options={"protocol": "single", "samples": 1})
+                       suite_options={"protocol": "single", "samples": SAMPLES})
     start = time.perf_counter()
     outcome = run_suite(config)
     wall = time.perf_counter() - start
@@ -80,6 +86,8 @@ def scripted(n_items: int, tmp: Path, direct: bool = True) -> None:
         line += (f"  | direct model calls {n_req / ref_seconds:.0f} req/s, rattle/direct time "
                  f"{wall / ref_seconds:.0f}x")
     print(line, flush=True)
+    print(f"RATIO harness_{cases}_cases {cases / core:.0f} cases/s (target 5000 cases/s; "
+          f"peak RSS {rss:.0f} MB)", flush=True)
 
 
 def embedded(limit: int, tmp: Path) -> None:
@@ -92,6 +100,7 @@ def embedded(limit: int, tmp: Path) -> None:
     print(f"embedded  quick --limit {limit}: {outcome.run_info['requests_sent']} requests, wall "
           f"{wall:.1f} s, in the model {model_s:.1f} s, outside the model "
           f"{wall - model_s:.1f} s = {100 * (wall - model_s) / wall:.1f}% of wall time")
+    print(f"RATIO embedded_time_outside_model {100 * (wall - model_s) / wall:.1f}% of wall time")
 
 
 def main() -> None:

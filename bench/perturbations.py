@@ -91,6 +91,9 @@ def main() -> None:
         ratio = f"{ours / theirs:7.1f}x" if theirs else "      –"
         shown = f"{theirs:12.0f}" if theirs else f"{'–':>12}"
         print(f"{label:<24}{ours:12.0f}{shown}{ratio}   nlpaug {ref or '(none)'}")
+        if theirs:
+            print(f"RATIO perturb_{label.replace(' ', '_')} {ours / theirs:.1f}x nlpaug "
+                  f"{ref} ({ours:.0f} vs {theirs:.0f} passages/s; target 20x)")
     print(f"{'split+join ceiling':<24}{ceiling:12.0f}")
 
 
