@@ -76,17 +76,23 @@ def test_items_without_documents_need_a_corpus(tmp_path: Path) -> None:
     assert "--corpus" in str(info.value)
 
 
-def test_retrieval_from_a_corpus(tmp_path: Path) -> None:
+def corpus_and_questions(tmp: Path) -> tuple[Path, Path]:
+    """Three passages and two questions whose answers are in passages d1 and d2."""
     import json
 
-    corpus = tmp_path / "c.jsonl"
+    corpus = tmp / "c.jsonl"
     corpus.write_text("".join(json.dumps({"id": f"d{i}", "title": t, "text": x}) + "\n" for i, (t, x)
                               in enumerate([("Paris", "Paris is the capital of France."),
                                             ("Japan", "Tokyo is the capital of Japan."),
                                             ("Mars", "Mars is the Red Planet.")])))
-    data = tmp_path / "q.jsonl"
+    data = tmp / "q.jsonl"
     data.write_text('{"question": "What is the capital of Japan?", "answers": ["Tokyo"]}\n'
                     '{"question": "Which planet is the Red Planet?", "answers": ["Mars"]}\n')
+    return corpus, data
+
+
+def test_retrieval_from_a_corpus(tmp_path: Path) -> None:
+    corpus, data = corpus_and_questions(tmp_path)
     out = run(tmp_path, "ralm.adversarial", dataset=str(data), corpus=str(corpus), k=1,
               attacks="topk,random")
     docs = {r["item_id"]: r["documents"] for r in out.records if r["group"]["condition"] == "clean"}
@@ -106,20 +112,11 @@ def test_embedded_rad_and_transition_tables_on_poisonedrag(tmp_path: Path) -> No
 
 
 def test_cli_rag_system_with_a_corpus(tmp_path: Path) -> None:
-    import json
-
     from typer.testing import CliRunner
 
     from rattle.cli import app
 
-    corpus = tmp_path / "c.jsonl"
-    corpus.write_text("".join(json.dumps({"id": f"d{i}", "title": t, "text": x}) + "\n" for i, (t, x)
-                              in enumerate([("Paris", "Paris is the capital of France."),
-                                            ("Japan", "Tokyo is the capital of Japan."),
-                                            ("Mars", "Mars is the Red Planet.")])))
-    data = tmp_path / "q.jsonl"
-    data.write_text('{"question": "What is the capital of Japan?", "answers": ["Tokyo"]}\n'
-                    '{"question": "Which planet is the Red Planet?", "answers": ["Mars"]}\n')
+    corpus, data = corpus_and_questions(tmp_path)
     result = CliRunner().invoke(app, ["run", "ralm.adversarial", "--system", "rag", "--corpus",
                                       str(corpus), "--dataset", str(data), "--model",
                                       "scripted/echo", "--param", "k=1", "--param",
