@@ -6,7 +6,7 @@ that needs it is used.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
@@ -20,6 +20,3 @@ def load_run(path: str) -> LoadedRun:
 
     return _load(path)
 
-
-def __getattr__(name: str) -> Any:
-    raise AttributeError(f"module 'rattle' has no attribute {name!r}")

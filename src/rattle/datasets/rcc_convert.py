@@ -26,11 +26,6 @@ Row = dict[str, Any]
 AQUA_QUESTION = "Choose one of several candidate options that you think is correct."
 ESNLI_QUESTION = "What is the logical relationship between premise and hypothesis?"
 ESNLI_LABELS = ("neutral", "entailment", "contradiction")
-HUB_IDS = {  # for users with network access; tests use local files
-    "gsm8k": ("openai/gsm8k", "socratic", "test"),
-    "aqua": ("deepmind/aqua_rat", "raw", "test"),
-    "qasc": ("allenai/qasc", None, "validation"),
-}
 
 
 def _need(row: Row, key: str, where: str) -> Any:

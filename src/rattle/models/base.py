@@ -124,10 +124,6 @@ class Model(Protocol):
     async def aclose(self) -> None: ...
 
 
-@runtime_checkable
-class ScoringModel(Model, Protocol):
-    async def loglikelihood(self, requests: Sequence[ScoreRequest]) -> list[list[float]]: ...
-
 
 def request_identity(provider: str, name: str, options: dict[str, Any]) -> str:
     """Identity string: provider/name plus every option that changes outputs."""

@@ -51,12 +51,6 @@ def _insert(word: str, count: int, rnd: Callable[[], float]) -> str:
 _OPS = {"repeat": _repeat, "delete": _delete, "insert": _insert}
 
 
-def word_offsets(words: list[str]) -> list[int]:
-    """Start offset of each ``' '``-separated word in the joined text."""
-    cum = list(accumulate(map(len, words), initial=0))
-    return [c + i for i, c in enumerate(cum[:-1])]
-
-
 def eligible_words(words: list[str]) -> list[int]:
     """Indices of words longer than one character (RCC attacker)."""
     return list(compress(range(len(words)), map((1).__lt__, map(len, words))))

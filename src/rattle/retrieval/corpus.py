@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import csv
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from rattle.datasets.qa import parse_json_line, read_lines
 from rattle.errors import DataError
-from rattle.items import Document, Item
+from rattle.items import Document
 
 
 @dataclass(frozen=True)
@@ -66,13 +66,3 @@ def load_corpus(path: str | Path) -> Corpus:
     if not docs:
         raise DataError("the corpus is empty", path=str(p))
     return Corpus(tuple(docs), _fingerprint(docs), p)
-
-
-def corpus_from_items(items: Iterable[Item]) -> Corpus:
-    """The documents carried by the items (deduplicated by id), as a corpus."""
-    seen: dict[str, Document] = {}
-    for item in items:
-        for d in item.documents:
-            seen.setdefault(d.id, Document(d.id, d.text, d.title))
-    docs = tuple(seen.values())
-    return Corpus(docs, _fingerprint(docs))

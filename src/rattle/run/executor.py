@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from rattle.errors import ConfigError, RunAborted
-from rattle.items import Usage
 from rattle.models.base import Completion, ScoreRequest
 from rattle.run.store import Store
 
@@ -287,11 +286,3 @@ class Executor:
             self.store.record_failures(self.backend.identity, bad)
         for k, c in zip(keys, completions, strict=True):
             self._remember(k, c)
-
-
-def usage_of(completions: Iterable[Completion]) -> Usage:
-    pt = ct = 0
-    for c in completions:
-        pt += c.usage.prompt_tokens
-        ct += c.usage.completion_tokens
-    return Usage(pt, ct)

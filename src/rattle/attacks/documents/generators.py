@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from typing import Any
 
 from rattle.attacks.documents.base import (AddedDocument, AttackContext, AttackFlow, Dropped,
                                            answer_sentence, clip_words)
 from rattle.items import Document, Item, Message
 from rattle.judges.qa import has_answer
-from rattle.models.base import ChatRequest, GenParams
+from rattle.models.base import ChatRequest, Completion, GenParams
 from rattle.registry import register
 
 GENADV_SIMILARITY = 0.8  # paper §5.3.1: drop adversarial sentences with cosine >= 0.8
@@ -92,6 +92,19 @@ def _ask(prompt: str) -> ChatRequest:
                        GenParams(max_tokens=150, temperature=0.0, top_p=0.9, seed=42))
 
 
+def supporting_passage(kind: str, claim: str, source: Document | None, mapping: dict[str, str],
+                       use_model: bool) -> Generator[Any, Completion, tuple[str, str] | Dropped]:
+    """The passage that supports ``claim``: written by the attacker (Table 10 prompt), or
+    offline the source document with the same substitutions, clipped to 100 words."""
+    if use_model:
+        c = yield _ask(PASSAGE_PROMPT.format(claim=claim))
+        if not c.ok or not c.text.strip():
+            return Dropped(kind, "attacker gave no passage")
+        return c.text.strip(), ""
+    assert source is not None
+    return clip_words(_replace_all(source.text, mapping), claim), _replace_all(source.title, mapping)
+
+
 def genadv_flow(item: Item, ctx: AttackContext, rng: random.Random, *, threshold: float,
                 use_model: bool) -> AttackFlow:
     docs = ctx.retrieved.get(item.id, ())[: ctx.k]
@@ -128,15 +141,10 @@ def genadv_flow(item: Item, ctx: AttackContext, rng: random.Random, *, threshold
     similarity = ctx.similarity(sentence, adversarial) if ctx.similarity else None
     if similarity is not None and similarity >= threshold:
         return Dropped("genadv", f"adversarial sentence too similar (cosine >= {threshold})")
-    if use_model:
-        c = yield _ask(PASSAGE_PROMPT.format(claim=adversarial))
-        if not c.ok or not c.text.strip():
-            return Dropped("genadv", "attacker gave no passage")
-        passage, title = c.text.strip(), ""
-    else:
-        assert source is not None
-        passage = clip_words(_replace_all(source.text, mapping), adversarial)
-        title = _replace_all(source.title, mapping)
+    written = yield from supporting_passage("genadv", adversarial, source, mapping, use_model)
+    if isinstance(written, Dropped):
+        return written
+    passage, title = written
     if has_answer(item.answers, f"{title} {passage}"):
         return Dropped("genadv", "adversarial passage contains a gold answer")
     return AddedDocument(
@@ -174,14 +182,10 @@ def conflict_flow(item: Item, ctx: AttackContext, rng: random.Random, *, thresho
     substitute = rng.choice([c for s, c in allowed if s == best])
     mapping = {a: substitute for a in item.answers}
     conflicting = _replace_all(sentence, mapping)
-    if use_model:
-        c = yield _ask(PASSAGE_PROMPT.format(claim=conflicting))
-        if not c.ok or not c.text.strip():
-            return Dropped("conflict", "attacker gave no passage")
-        passage, title = c.text.strip(), ""
-    else:
-        passage = clip_words(_replace_all(source.text, mapping), conflicting)
-        title = _replace_all(source.title, mapping)
+    written = yield from supporting_passage("conflict", conflicting, source, mapping, use_model)
+    if isinstance(written, Dropped):
+        return written
+    passage, title = written
     if has_answer(item.answers, f"{title} {passage}"):
         return Dropped("conflict", "conflict passage still contains a gold answer")
     return AddedDocument(
