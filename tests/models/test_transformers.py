@@ -48,7 +48,21 @@ def test_generates_deterministically_and_scores(tiny_model: Path) -> None:
     [[p, q]] = asyncio.run(model.loglikelihood([  # type: ignore[attr-defined]
         ScoreRequest(req.messages, ("paris", "lyon ?"))]))
     assert math.isfinite(p) and math.isfinite(q) and p < 0 and q < 0
-    assert q != p
+    # The same sums computed by hand from the model's logits.
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(tiny_model)
+    lm = AutoModelForCausalLM.from_pretrained(tiny_model)
+    prompt = tok.apply_chat_template([{"role": "user", "content": req.messages[0].content}],
+                                     add_generation_prompt=True, tokenize=False)
+    prompt_ids = tok(prompt, add_special_tokens=False).input_ids
+    for text, got in (("paris", p), ("lyon ?", q)):
+        cont = tok(text, add_special_tokens=False).input_ids
+        with torch.no_grad():
+            logp = torch.log_softmax(lm(torch.tensor([prompt_ids + cont])).logits[0].double(), -1)
+        want = sum(float(logp[len(prompt_ids) - 1 + j, t]) for j, t in enumerate(cont))
+        assert got == pytest.approx(want, abs=1e-6)
 
 
 def test_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
