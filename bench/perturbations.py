@@ -1,11 +1,20 @@
 """Perturbation throughput: rattle beside nlpaug (and a plain-Python ceiling) on one corpus.
 
-Corpus: 2,000 generated English passages of 60-150 words (fixed seed); 20% of the words
-edited. Every library runs in this process on the same passages; the table prints
-passages/second and the ratio rattle / nlpaug. rattle goes through its public path
-(``Perturbation.apply`` on items: registry, derived seed, provenance and edits included).
+Corpus: 2,000 generated English passages of 60-150 words (fixed seed); 20% of the eligible
+words edited. nlpaug is configured to do the same work: ``aug_word_p=0.2`` with no cap on the
+number of words (its default stops at 10), words of two or more characters eligible
+(``min_char=2``, as in RCC) and at most 3 characters per word (RCC's c <= 3).
 
-Usage: python bench/perturbations.py [--passages 2000] [--repeat 3]
+rattle is timed three ways, all recording every edit:
+  texts  ``perturb_texts(name, texts)``: strings in, strings and edits out (what nlpaug's
+         ``augment(list)`` does); batched, vectorised for the character operations
+  items  ``Perturbation.apply_many(items)``: variants with ids and provenance (``rattle perturb``)
+  one    ``Perturbation.apply(item)`` one item at a time (what a suite does while it plans)
+
+The machine's speed drifts during a run, so the contenders are timed in interleaved rounds and
+each ratio is the median of the per-round ratios.
+
+Usage: python bench/perturbations.py [--passages 2000] [--rounds 5]
 """
 
 from __future__ import annotations
@@ -18,9 +27,11 @@ import time
 from collections.abc import Callable
 
 from rattle.items import Item, Question
-from rattle.perturbations.base import Perturbation
+from rattle.perturbations import Perturbation, perturb_texts
 
 VOCAB = ["the", "of", "and", "to", "in", "is", "was", "for", "on", "that", "with", "as", "by", "at", "from", "his", "her", "it", "an", "were", "are", "which", "this", "be", "or", "has", "had", "not", "but", "their", "they", "one", "have", "new", "first", "after", "who", "he", "been", "its", "also", "two", "city", "world", "war", "river", "county", "state", "year", "school", "family", "century", "government", "music", "team", "population", "church", "film", "village", "company", "album", "series", "university", "island", "north", "south", "east", "west", "station", "american", "british", "national", "public", "united", "general", "early", "later", "during", "until", "people", "known", "called", "built", "small", "large", "main", "several", "under", "between", "three", "four", "history", "local", "member", "record", "career", "season", "league", "played", "born", "died", "married", "moved", "became", "began", "based", "located", "area", "region", "district", "capital", "field", "road", "bridge", "water", "mountain", "forest", "park", "museum", "garden"]
+
+Batch = Callable[[list[str]], object]
 
 
 def corpus(n: int, seed: int = 7) -> list[str]:
@@ -33,68 +44,86 @@ def corpus(n: int, seed: int = 7) -> list[str]:
     return out
 
 
-def timed(fn: Callable[[str], object], texts: list[str], repeat: int) -> float:
-    runs = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for t in texts:
-            fn(t)
-        runs.append(time.perf_counter() - start)
-    return len(texts) / statistics.median(runs)
+def rate_of(fn: Batch, texts: list[str]) -> float:
+    """Passages per second of one call on ``texts``."""
+    start = time.perf_counter()
+    fn(texts)
+    return len(texts) / (time.perf_counter() - start)
 
 
-def rattle_op(name: str, **params: object) -> Callable[[str], object]:
+def rattle_ways(name: str, **params: object) -> dict[str, Batch]:
     perturbation = Perturbation(name, params)
     q = (Question("q"),)
 
-    def run(text: str) -> object:
-        return perturbation.apply(Item(id=text[:24], questions=q, passage=text), 0)
+    def items(texts: list[str]) -> list[Item]:
+        return [Item(id=str(i), questions=q, passage=t) for i, t in enumerate(texts)]
 
-    return run
+    return {
+        "texts": lambda texts: perturb_texts(name, texts, **params),  # type: ignore[arg-type]
+        "items": lambda texts: perturbation.apply_many(items(texts), 0),
+        "one": lambda texts: [perturbation.apply(it, 0) for it in items(texts)],
+    }
 
 
-def nlpaug_ops() -> dict[str, Callable[[str], object]]:
+def nlpaug_ops() -> dict[str, Batch]:
     try:
         import nlpaug.augmenter.char as nac
         import nlpaug.augmenter.word as naw
     except ImportError:
         return {}
     logging.getLogger("nlpaug").setLevel(logging.ERROR)
-    ops: dict[str, Callable[[str], object]] = {}
+    ops: dict[str, Batch] = {}
     for action in ("insert", "delete", "substitute"):
-        aug = nac.RandomCharAug(action=action, aug_word_p=0.2, aug_char_p=0.3)
+        aug = nac.RandomCharAug(action=action, aug_word_p=0.2, aug_word_max=None,
+                                aug_char_max=3, min_char=2)
         ops[f"char {action}"] = aug.augment
-    ops["word delete"] = naw.RandomWordAug(action="delete", aug_p=0.2).augment
+    ops["word delete"] = naw.RandomWordAug(action="delete", aug_p=0.2, aug_max=None).augment
     return ops
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--passages", type=int, default=2000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     texts = corpus(args.passages)
-    ceiling = timed(lambda t: " ".join(t.split(" ")), texts, args.repeat)
+    few = texts[: max(200, args.passages // 8)]  # nlpaug is slow; its rate is per passage anyway
     nl = nlpaug_ops()
     rows = [
-        ("char insert", rattle_op("chars.insert", rate=0.2), "char insert"),
-        ("char delete", rattle_op("chars.delete", rate=0.2), "char delete"),
-        ("char repeat", rattle_op("chars.repeat", rate=0.2), "char substitute"),
-        ("word delete", rattle_op("words.delete", rate=0.2), "word delete"),
-        ("visual 50%", rattle_op("visual.homoglyph", rate=0.2, ratio=0.5), None),
-        ("word replace (WordNet)", rattle_op("words.replace", rate=0.2), None),
+        ("char insert", rattle_ways("chars.insert", rate=0.2), "char insert"),
+        ("char delete", rattle_ways("chars.delete", rate=0.2), "char delete"),
+        ("char repeat", rattle_ways("chars.repeat", rate=0.2), "char substitute"),
+        ("word delete", rattle_ways("words.delete", rate=0.2), "word delete"),
+        ("visual 50%", rattle_ways("visual.homoglyph", rate=0.2, ratio=0.5), None),
+        ("word replace (WordNet)", rattle_ways("words.replace", rate=0.2), None),
     ]
-    print(f"{'operation':<24}{'rattle p/s':>12}{'nlpaug p/s':>12}{'ratio':>8}   reference")
-    for label, fn, ref in rows:
-        ours = timed(fn, texts, args.repeat)
-        theirs = timed(nl[ref], texts[: max(200, args.passages // 10)], 1) if ref and ref in nl else None
-        ratio = f"{ours / theirs:7.1f}x" if theirs else "      –"
-        shown = f"{theirs:12.0f}" if theirs else f"{'–':>12}"
-        print(f"{label:<24}{ours:12.0f}{shown}{ratio}   nlpaug {ref or '(none)'}")
-        if theirs:
-            print(f"RATIO perturb_{label.replace(' ', '_')} {ours / theirs:.1f}x nlpaug "
-                  f"{ref} ({ours:.0f} vs {theirs:.0f} passages/s; target 20x)")
-    print(f"{'split+join ceiling':<24}{ceiling:12.0f}")
+    ceiling: list[float] = []
+    print(f"{'operation':<24}{'texts p/s':>11}{'items p/s':>11}{'one p/s':>10}{'nlpaug p/s':>12}"
+          f"{'texts/nlpaug':>14}{'items/nlpaug':>14}")
+    for label, ways, ref in rows:
+        rates: dict[str, list[float]] = {w: [] for w in (*ways, "nlpaug")}
+        ratios: dict[str, list[float]] = {"texts": [], "items": []}
+        for _ in range(args.rounds):
+            ceiling.append(rate_of(lambda ts: [" ".join(t.split(" ")) for t in ts], texts))
+            theirs = rate_of(nl[ref], few) if ref in nl else None
+            for way, fn in ways.items():
+                rates[way].append(rate_of(fn, texts if way != "one" else few))
+            if theirs:
+                rates["nlpaug"].append(theirs)
+                for way in ratios:
+                    ratios[way].append(rates[way][-1] / theirs)
+        med = {w: statistics.median(v) if v else None for w, v in rates.items()}
+        ratio = {w: statistics.median(v) if v else None for w, v in ratios.items()}
+        cells = "".join(f"{med[w]:>{n}.0f}" for w, n in (("texts", 11), ("items", 11), ("one", 10)))
+        theirs_cell = f"{med['nlpaug']:12.0f}" if med["nlpaug"] else f"{'-':>12}"
+        ratio_cells = "".join(f"{ratio[w]:13.1f}x" if ratio[w] else f"{'-':>14}" for w in ratio)
+        print(f"{label:<24}{cells}{theirs_cell}{ratio_cells}")
+        if ratio["texts"] and ratio["items"]:
+            target = "; target 20x" if label.startswith("char") else ""
+            print(f"RATIO perturb_{label.replace(' ', '_')} {ratio['texts']:.1f}x nlpaug {ref} "
+                  f"(texts {med['texts']:.0f} vs {med['nlpaug']:.0f} passages/s; items with "
+                  f"provenance {ratio['items']:.1f}x{target})")
+    print(f"{'split+join ceiling':<24}{statistics.median(ceiling):11.0f}")
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ def test_unknown_name_lists_known_ones() -> None:
 
 
 def test_versioned_lookup() -> None:
-    assert registry.get("perturbation", "chars.delete@1").version == 1
+    assert registry.get("perturbation", "chars.delete@2").version == 2
     with pytest.raises(UnknownNameError):
         registry.get("perturbation", "chars.delete@9")
 

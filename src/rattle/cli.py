@@ -242,12 +242,12 @@ def perturb(
         items = load_dataset(str(input))
         n = 0
         with output.open("w", encoding="utf-8") as fh:
-            for item in items:
-                v = perturbation.apply(item, seed)
-                row = {"id": v.id, "passage": v.item.passage,
-                       "questions": [q.text for q in v.item.questions], **v.provenance}
-                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-                n += 1
+            for start in range(0, len(items), 4096):  # batched: the char ops vectorise
+                for v in perturbation.apply_many(items[start:start + 4096], seed):
+                    row = {"id": v.id, "passage": v.item.passage,
+                           "questions": [q.text for q in v.item.questions], **v.provenance}
+                    fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+                    n += 1
     except RattleError as exc:
         _err(str(exc))
         raise typer.Exit(2) from None

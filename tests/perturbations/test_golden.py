@@ -13,11 +13,11 @@ S = "George Washington died in 1799. CDs weren't invented until 1982."
 
 GOLDEN = [
     ("chars.repeat", {"rate": 0.5, "count": 2},
-     "George Washingtooon died in 179999. CCCDs weren't inventeeed until 1982..."),
+     "Georgeee Waaashington diiied in 1799. CDs weeeren't invented until 198882."),
     ("chars.delete", {"rate": 0.5, "count": 1},
-     "George Washington died i 179. CDs ween't invented unti 198."),
+     "Gerge Washington did n 1799. CDs were't invnted until 1982."),
     ("chars.insert", {"rate": 0.5},
-     "George Wa<shington died in{ 17>99. CDs weren't invented until} 19^82."),
+     "George Washington di^ed i=n 1799. CDs weren't i>nvented unt>il 1^982."),
     ("words.insert", {"rate": 0.3},
      "weren't George Washington died in 1799. manufacture CDs weren't in invented until 1982."),
     ("words.delete", {"rate": 0.3}, "George Washington 1799. CDs weren't until 1982."),

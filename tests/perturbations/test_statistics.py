@@ -8,7 +8,7 @@ import statistics
 
 from rattle.items import Item, Question
 from rattle.perturbations.base import apply
-from rattle.perturbations.chars import COUNT_WEIGHTS, char_noise
+from rattle.perturbations.chars import COUNT_WEIGHTS, CharNoise
 from rattle.perturbations.words import word_noise
 
 WORDS = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega"]
@@ -39,7 +39,7 @@ def test_chars_touch_ceil_rate_of_eligible_words() -> None:
     text = "a " + " ".join(WORDS)
     eligible = len(WORDS)
     for rate in (0.1, 0.34, 1.0):
-        _, edits = char_noise("repeat", text, rate, 1, random.Random(3))
+        _, edits, _ = CharNoise("repeat", rate, 1).one(text, 3)
         assert len(edits) == math.ceil(eligible * rate)
         assert all(e.before != "a" for e in edits)
 
@@ -54,13 +54,37 @@ def test_drawn_count_follows_table_18() -> None:
 
 def test_delete_removes_exactly_count_characters() -> None:
     for seed in range(50):
-        _, edits = char_noise("delete", TEXT, 0.5, 2, random.Random(seed))
+        _, edits, _ = CharNoise("delete", 0.5, 2).one(TEXT, seed)
         for e in edits:
             assert len(e.before) - len(e.after) == 2
 
 
 def test_insert_never_at_first_position() -> None:
     for seed in range(200):
-        _, edits = char_noise("insert", TEXT, 1.0, 1, random.Random(seed))
+        _, edits, _ = CharNoise("insert", 1.0, 1).one(TEXT, seed)
         for e in edits:
             assert e.after[0] == e.before[0] and len(e.after) == len(e.before) + 1
+
+
+def test_edit_positions_are_uniform() -> None:
+    """Where a repeat or an insertion lands is uniform over its allowed positions."""
+    word = "abcdefgh"
+    repeated, gaps = [0] * 8, [0] * 9
+    for seed in range(4000):
+        (e,) = CharNoise("repeat", 1.0, 1).one(word, seed)[1]
+        repeated[next(i for i in range(8) if e.after[i] == e.after[i + 1])] += 1
+        (e,) = CharNoise("insert", 1.0, 1).one(word, seed)[1]
+        gaps[next(i for i in range(9) if e.after[i] != (word + "\0")[i])] += 1
+    assert gaps[0] == 0  # never before the first character
+    assert all(abs(n / 4000 - 1 / 8) < 0.025 for n in repeated)
+    assert all(abs(n / 4000 - 1 / 8) < 0.025 for n in gaps[1:])
+
+
+def test_chosen_words_are_uniform() -> None:
+    """Each eligible word is chosen with probability k/m (partial Fisher-Yates on the keys)."""
+    text = " ".join(WORDS[:10])
+    hits = [0] * 10
+    for seed in range(3000):
+        for e in CharNoise("repeat", 0.3, 1).one(text, seed)[1]:
+            hits[WORDS.index(e.before)] += 1
+    assert all(abs(h / 3000 - 0.3) < 0.04 for h in hits)

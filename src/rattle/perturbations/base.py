@@ -1,16 +1,20 @@
 """Applying a registered perturbation to an item, with provenance and a derived seed.
 
 A perturbation factory takes typed keyword arguments (its configuration) and returns a
-``Perturber``: ``(item, rng) -> (new item, target, edits, resolved params)``. Resolved params
+``Perturber``: ``(item, rng) -> (new item, target, edits, resolved params)``. A perturber that
+sets ``keyed = True`` takes the item's 64-bit key instead of a ``random.Random`` (counter-based
+draws) and may offer ``batch(items, keys)`` to compute many items at once. Resolved params
 are the factory's arguments plus any value drawn at apply time (RCC draws an edit count per
 variant), so ``rattle report`` can say exactly what ran.
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from rattle import registry
@@ -20,6 +24,19 @@ from rattle.seeding import canonical, short_hash
 
 TextOp = Callable[[str, random.Random], tuple[str, tuple[Edit, ...], dict[str, Any]]]
 Perturber = Callable[[Item, random.Random], tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]]
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """No cyclic garbage collection while a batch allocates its many small objects (variants
+    and edits hold no cycles); restores the collector's previous state."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def on_text(op: TextOp) -> Perturber:
@@ -56,12 +73,38 @@ class Perturbation:
         self._params_key = canonical(self.params)
         self._id_suffix: dict[int, str] = {}
 
-    def rng(self, seed: int, item_id: str) -> random.Random:
+    def key(self, seed: int, item_id: str) -> int:
+        """The item's 64-bit key: SHA-256 of (run seed, item id, name, canonical parameters)."""
         key = f"{seed}\x1f{item_id}\x1f{self.name}\x1f{self._params_key}".encode()
-        return random.Random(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
+        return int.from_bytes(hashlib.sha256(key).digest()[:8], "big")
+
+    def keys(self, seed: int, item_ids: Sequence[str]) -> list[int]:
+        """``[self.key(seed, i) for i in item_ids]``, with the constant parts encoded once."""
+        head = f"{seed}\x1f".encode()
+        tail = f"\x1f{self.name}\x1f{self._params_key}".encode()
+        sha, to_int = hashlib.sha256, int.from_bytes
+        return [to_int(sha(b"".join((head, i.encode(), tail))).digest()[:8], "big") for i in item_ids]
+
+    def rng(self, seed: int, item_id: str) -> random.Random:
+        return random.Random(self.key(seed, item_id))
 
     def apply(self, item: Item, seed: int) -> Variant:
-        new_item, target, edits, drawn = self.perturber(item, self.rng(seed, item.id))
+        perturber = self.perturber
+        draws = self.key(seed, item.id) if getattr(perturber, "keyed", False) else self.rng(seed, item.id)
+        return self._variant(item, seed, *perturber(item, draws))  # type: ignore[arg-type]
+
+    def apply_many(self, items: Sequence[Item], seed: int) -> list[Variant]:
+        """``[self.apply(item, seed) for item in items]``; batched where the perturbation can
+        compute a whole batch at once (the character operations), identical either way."""
+        batch = getattr(self.perturber, "batch", None)
+        with paused_gc():
+            if batch is None:
+                return [self.apply(item, seed) for item in items]
+            keys = self.keys(seed, [item.id for item in items])
+            return [self._variant(item, seed, *out) for item, out in zip(items, batch(items, keys), strict=True)]
+
+    def _variant(self, item: Item, seed: int, new_item: Item, target: Target,
+                 edits: tuple[Edit, ...], drawn: dict[str, Any]) -> Variant:
         suffix = self._id_suffix.get(seed)
         if suffix is None:
             suffix = f"/{self.name}@{self.entry.version}/{short_hash([seed, self.params], 8)}"
@@ -92,6 +135,25 @@ def perturb_text(name: str, text: str, *, seed: int = 0, key: str = "text",
     item = Item(id=key, questions=(Question(text=text),), passage=None)
     variant = apply(name, item, seed=seed, params=params)
     return variant.item.question, variant.edits
+
+
+def perturb_texts(name: str, texts: Sequence[str], *, seed: int = 0,
+                  ids: Sequence[str] | None = None, **params: Any) -> list[tuple[str, tuple[Edit, ...]]]:
+    """Perturb many bare strings at once (what ``nlpaug``'s ``augment(list)`` does), each with
+    its edits. String ``i`` is keyed by ``ids[i]`` (default ``str(i)``) and gets exactly what
+    ``perturb_text(name, texts[i], seed=seed, key=ids[i], **params)`` gives."""
+    from rattle.items import Question
+
+    perturbation = Perturbation(name, params)
+    keys = ids if ids is not None else [str(i) for i in range(len(texts))]
+    if len(keys) != len(texts):
+        raise ConfigError(f"perturb_texts: {len(texts)} texts but {len(keys)} ids")
+    many = getattr(perturbation.perturber, "many", None)
+    if many is not None:
+        noised = many(texts, perturbation.keys(seed, keys))
+        return [(text, edits) for text, edits, _ in noised]
+    items = [Item(id=k, questions=(Question(text=t),)) for k, t in zip(keys, texts, strict=True)]
+    return [(v.item.question, v.edits) for v in perturbation.apply_many(items, seed)]
 
 
 def check_rate(name: str, rate: float) -> float:

@@ -25,14 +25,14 @@ import string
 import sys
 import unicodedata
 from functools import lru_cache
-from itertools import accumulate
+from collections.abc import Callable
+from itertools import accumulate, compress
 from pathlib import Path
 from typing import Any
 
 from rattle.errors import ConfigError, DataError
 from rattle.items import Edit
 from rattle.perturbations.base import Perturber, check_rate, on_text
-from rattle.perturbations.chars import choose, eligible_words
 from rattle.registry import register
 
 TOP_K = 20  # RCC attacker: top-20 homoglyphs per letter, similarity-weighted
@@ -105,6 +105,21 @@ def load_table(path: str) -> Table:
                        key=lambda p: -float(p[1]))[:TOP_K]
         table[letter] = (tuple(str(c) for c, _ in pairs), tuple(float(s) for _, s in pairs))
     return table
+
+
+def eligible_words(words: list[str]) -> list[int]:
+    """Indices of words longer than one character (RCC attacker)."""
+    return list(compress(range(len(words)), map((1).__lt__, map(len, words))))
+
+
+def choose(pool: list[int], k: int, rnd: Callable[[], float]) -> list[int]:
+    """``k`` distinct entries of ``pool`` (partial Fisher-Yates), in ascending order."""
+    pool = list(pool)
+    m = len(pool)
+    for j in range(k):
+        r = j + int(rnd() * (m - j))
+        pool[j], pool[r] = pool[r], pool[j]
+    return sorted(pool[:k])
 
 
 class _Sampler:

@@ -64,7 +64,8 @@ def word_noise(op: str, text: str, rate: float, rng: random.Random,
     # read off directly instead of diffing the texts.
     work: list[tuple[str, Tag]] = [(w, (KEPT, i)) for i, w in enumerate(words)]
     if op == "delete":
-        work = [x for x in work if rng.uniform(0, 1) > rate]
+        rnd = rng.random  # the attacker's uniform(0, 1), bit for bit
+        work = [x for x in work if rnd() > rate]
         if not work:
             work = [(rng.choice(original), (NEW, -1))]
     else:
@@ -101,7 +102,8 @@ def _edits(words: list[str], spacing: list[str], work: list[tuple[str, Tag]]) ->
         if kind == NEW:
             pending.append(w)
             continue
-        deletions_until(i)
+        if i > next_original:
+            deletions_until(i)
         if pending:
             edits.append(Edit(offset[i], "", " ".join(pending)))
             pending = []
