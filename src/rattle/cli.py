@@ -70,6 +70,8 @@ def run(
     retriever: Annotated[str, typer.Option(help="bm25 or dense (with --corpus).")] = "bm25",
     attacker: Annotated[str | None, typer.Option(help="Model that writes attacks (GenADV, "
                                                  "conflict passages); offline rules if unset.")] = None,
+    judge: Annotated[str | None, typer.Option(help="Judge model for free-form answers and response "
+                                             "quality (factoid suites); offline rules if unset.")] = None,
     url: Annotated[str | None, typer.Option(help="http system: the service URL.")] = None,
     template: Annotated[str | None, typer.Option(help="http system: JSON body template.")] = None,
     answer_path: Annotated[str, typer.Option(help="http system: dotted path of the answer.")] = "answer",
@@ -111,6 +113,8 @@ def run(
             suite_options["retriever"] = retriever
         if attacker:
             suite_options["attacker"] = attacker
+        if judge:
+            suite_options["judge"] = judge
         config = RunConfig(
             suite=suite, model=model, system=system, dataset=dataset, limit=limit, seed=seed,
             out=str(out) if out else None, workspace=str(workspace), base_url=base_url,
@@ -226,9 +230,11 @@ def compare(
 
 @app.command()
 def perturb(
-    input: Annotated[Path, typer.Argument(help="Dataset file (RCC primitive JSON or JSONL).")],
+    input: Annotated[Path, typer.Argument(help="Dataset file (RCC primitive JSON or JSONL; "
+                                          "a JSONL of {\"claim\": ...} for claims.* attacks).")],
     output: Annotated[Path, typer.Argument(help="Where to write the variants (JSONL).")],
-    attack: Annotated[str, typer.Option(help="Registered perturbation name.")],
+    attack: Annotated[str, typer.Option(help="Registered perturbation, or a claims.* attack "
+                                        "(rule-based).")],
     param: Annotated[list[str] | None, typer.Option(help="key=value, repeatable.")] = None,
     seed: Annotated[int, typer.Option(help="Seed.")] = 0,
 ) -> None:
@@ -238,6 +244,9 @@ def perturb(
 
     try:
         params = _parse_params(param)
+        if attack.startswith("claims."):
+            _perturb_claims(input, output, attack, params, seed)
+            return
         perturbation = Perturbation(attack, params)
         items = load_dataset(str(input))
         n = 0
@@ -252,6 +261,35 @@ def perturb(
         _err(str(exc))
         raise typer.Exit(2) from None
     typer.echo(f"wrote {n} variants to {output}")
+
+
+def _perturb_claims(input: Path, output: Path, attack: str, params: dict[str, Any], seed: int) -> None:
+    """Rule-based claim attacks on a JSONL of sentences; drops are counted by reason."""
+    from collections import Counter
+
+    from rattle.attacks.claims.generators import ClaimContext, generate
+    from rattle.attacks.documents.base import Dropped
+    from rattle.datasets import load_dataset
+
+    items = load_dataset(str(input))
+    ctx = ClaimContext()
+    dropped: Counter[str] = Counter()
+    n = 0
+    tmp = output.with_name(output.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as fh:
+        for item in items:
+            out = generate(attack, item, seed=seed, ctx=ctx, **params)
+            if isinstance(out, Dropped):
+                dropped[out.reason] += 1
+                continue
+            row = {"id": f"{item.id}/{attack}", "parent_id": item.id, "claim": item.claim,
+                   "attack": attack, "seed": seed, "params": params, **out.as_label()}
+            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+            n += 1
+    tmp.replace(output)
+    typer.echo(f"wrote {n} variants to {output}")
+    for reason, count in dropped.most_common():
+        typer.echo(f"dropped {count}: {reason}")
 
 
 @cache_app.command("stats")

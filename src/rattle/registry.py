@@ -27,7 +27,7 @@ _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
         "rattle.perturbations.prompts",
         "rattle.perturbations.options",
     ),
-    "attack": ("rattle.attacks.documents.generators",),
+    "attack": ("rattle.attacks.documents.generators", "rattle.attacks.claims.generators"),
     "model": (
         "rattle.models.embedded",
         "rattle.models.openai",
@@ -36,8 +36,10 @@ _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
     ),
     "system": ("rattle.systems.llm", "rattle.systems.http"),
     "judge": ("rattle.judges.choice", "rattle.judges.qa"),
-    "metric": ("rattle.metrics.core", "rattle.metrics.rcc", "rattle.metrics.ralm"),
-    "suite": ("rattle.suites.quick", "rattle.suites.rcc", "rattle.suites.qa", "rattle.suites.ralm"),
+    "metric": ("rattle.metrics.core", "rattle.metrics.rcc", "rattle.metrics.ralm",
+               "rattle.metrics.factoid"),
+    "suite": ("rattle.suites.quick", "rattle.suites.rcc", "rattle.suites.qa", "rattle.suites.ralm",
+              "rattle.suites.factoid"),
 }
 
 F = TypeVar("F", bound=Callable[..., Any])

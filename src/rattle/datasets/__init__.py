@@ -21,6 +21,7 @@ DATA_DIR = Path(__file__).parent / "data"
 BUILTIN = {
     "mini-mc": DATA_DIR / "mini_mc.json",
     "mini-qa": DATA_DIR / "mini_qa.jsonl",
+    "factoid-claims": DATA_DIR / "factoid_claims.jsonl",
 }
 
 
@@ -33,7 +34,7 @@ def _rcc_formats() -> tuple[str, ...]:
 def _sniff(path: Path) -> str:
     name = path.name.lower()
     if name.endswith((".jsonl", ".jsonl.gz")):
-        return "dpr"
+        return "claims" if _first_row_has(path, ("claim", "sentence")) else "dpr"
     try:
         with path.open("rb") as fh:
             head = fh.read(4096).decode("utf-8", "ignore").lstrip()
@@ -63,6 +64,18 @@ def _sniff(path: Path) -> str:
         return "rcc"
     raise DataError("unknown dataset format", path=str(path),
                     fix="use an RCC primitive .json or a JSONL file with question/answers/ctxs")
+
+
+def _first_row_has(path: Path, keys: tuple[str, ...]) -> bool:
+    from rattle.datasets.qa import read_lines
+
+    for _, line in read_lines(path):
+        try:
+            row = json.loads(line)
+        except ValueError:
+            return False
+        return isinstance(row, dict) and any(k in row for k in keys) and "question" not in row
+    return False
 
 
 def load_dataset(spec: str, *, limit: int | None = None, skip_invalid: bool = False,
@@ -95,6 +108,10 @@ def load_dataset(spec: str, *, limit: int | None = None, skip_invalid: bool = Fa
         from rattle.datasets.rag import read_poisonedrag
 
         items = read_poisonedrag(path, dataset=dataset)
+    elif kind == "claims":
+        from rattle.datasets.claims import read_claims
+
+        items = read_claims(path, dataset=dataset, skip_invalid=skip_invalid, skipped=skipped)
     else:
         from rattle.datasets.qa import read_dpr
 

@@ -102,3 +102,35 @@ def _lookup(word: str) -> list[str]:
             if name and name != word.lower():
                 found.add(name)
     return sorted(found)
+
+
+# spaCy's universal POS -> WordNet's (adjective satellites "s" count as adjectives).
+_WN_POS = {"ADJ": ("a", "s"), "ADV": ("r",), "VERB": ("v",), "NOUN": ("n",)}
+
+
+@lru_cache(maxsize=4096)
+def _relations(word: str, pos: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    wn = reader()
+    wanted = _WN_POS.get(pos, ("a", "s", "r", "v", "n"))
+    syn: set[str] = set()
+    ant: set[str] = set()
+    for synset in wn.synsets(word):
+        if synset.pos() not in wanted:
+            continue
+        for lemma in synset.lemmas():
+            name = lemma.name().replace("_", " ")
+            if name.lower() != word.lower() and name.isascii():
+                syn.add(name)
+            for opposite in lemma.antonyms():
+                ant.add(opposite.name().replace("_", " "))
+    return tuple(sorted(syn)), tuple(sorted(ant))
+
+
+def antonyms(word: str, pos: str) -> list[str]:
+    """WordNet antonyms of ``word`` used as ``pos`` (spaCy universal tag), sorted."""
+    return list(_relations(word.lower(), pos)[1])
+
+
+def synonyms_as(word: str, pos: str) -> list[str]:
+    """WordNet synonyms of ``word`` used as ``pos`` (spaCy universal tag), sorted."""
+    return list(_relations(word.lower(), pos)[0])

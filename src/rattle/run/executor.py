@@ -286,3 +286,34 @@ class Executor:
             self.store.record_failures(self.backend.identity, bad)
         for k, c in zip(keys, completions, strict=True):
             self._remember(k, c)
+
+
+def run_flows(model_spec: str, store: Any, flows: Iterable[tuple[Any, Flow]],
+              on_result: Callable[[Any, Any], None]) -> ExecStats:
+    """Drive ``flows`` against a freshly loaded ``model_spec`` (an attacker or a judge) in one
+    event loop, closing the model's connections before the loop ends."""
+    from rattle.models import load_model
+
+    model = load_model(model_spec)
+
+    async def go() -> ExecStats:
+        try:
+            return await Executor(model, store).arun(flows, on_result)
+        finally:
+            close = getattr(model, "aclose", None)
+            if close is not None:
+                await close()
+
+    return asyncio.run(go())
+
+
+def run_offline(flows: Iterable[tuple[Any, Flow]], on_result: Callable[[Any, Any], None],
+                why: str = "this step needs a model") -> None:
+    """Drive flows that ask no model (rule-based attacks, offline judges) to their results."""
+    for tag, flow in flows:
+        try:
+            next(flow)
+        except StopIteration as stop:
+            on_result(tag, stop.value)
+        else:
+            raise ConfigError(f"{why}: {tag!r} asked for a model")

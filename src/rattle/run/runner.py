@@ -213,26 +213,40 @@ def run_suite(
         "model_seconds": round(stats.model_seconds, 3),
         "config": config.public(),
     }
-    notes = {k: v for k, v in (getattr(suite, "notes", None) or {}).items() if v}
-    for part in ("rcc", "qa"):  # the quick suite's parts
-        notes.update({k: v for k, v in (getattr(getattr(suite, part, None), "notes", None) or {}).items() if v})
-    if notes:
-        info["suite_notes"] = notes
     if dry_run:
         est_prompt = executor.estimated_prompt_chars // 4
         est_completion = stats.requests_sent * config.max_tokens
         info["estimated_cost_usd"] = cost(price, est_prompt, est_completion)
         return RunOutcome(run_dir, run_id, [], stats, info, True, est_prompt + est_completion)
     os.replace(sink.path, run_dir / "results.jsonl")
+    rejudge = getattr(suite, "rejudge", None)
+    rejudged: list[Record] | None = None
+    if rejudge is not None:
+        # Judging that needs a model of its own (an LLM judge, response quality): after the
+        # target has answered, through the store, then the records are rewritten.
+        from rattle.report.load import read_records
+
+        with Store(config.workspace) as judge_store:
+            rejudged = rejudge(read_records(run_dir / "results.jsonl"), judge_store)
+        sink.unmeasured = sum(r["correct"] is None for r in rejudged)
+        info["judge"] = suite.judge_name
+    notes = {k: v for k, v in (getattr(suite, "notes", None) or {}).items() if v}
+    for part in ("rcc", "qa"):  # the quick suite's parts
+        notes.update({k: v for k, v in (getattr(getattr(suite, part, None), "notes", None) or {}).items() if v})
+    if notes:
+        info["suite_notes"] = notes
     t_metrics = time.perf_counter()
-    metrics = stream.metrics() if stream is not None else suite.metrics(sink.kept)
+    if rejudged is not None:
+        metrics = suite.metrics(rejudged)
+    else:
+        metrics = stream.metrics() if stream is not None else suite.metrics(sink.kept)
     info["records"] = sink.count
     info["unmeasured"] = sink.unmeasured
     t_outputs = time.perf_counter()
     info["seconds"] = {"plan_ask_judge": round(t_metrics - t_run, 3),
                        "metrics": round(t_outputs - t_metrics, 3)}
     sink.kept = []
-    write_run(run_dir, info, None, metrics)
+    write_run(run_dir, info, rejudged, metrics)
     info["seconds"]["outputs"] = round(time.perf_counter() - t_outputs, 3)
     return RunOutcome(run_dir, run_id, metrics, stats, info)
 

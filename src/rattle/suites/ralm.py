@@ -222,13 +222,9 @@ class RALMSuite:
             Executor(load_model(self.attacker), store).run(flows, outcomes.__setitem__)
             self.notes["attacker"] = self.attacker
         else:
-            for key, flow in flows:
-                try:
-                    next(flow)
-                except StopIteration as stop:
-                    outcomes[key] = stop.value
-                else:
-                    raise ConfigError(f"{key[1]} asked for a model: pass --attacker MODEL")
+            from rattle.run.executor import run_offline
+
+            run_offline(flows, outcomes.__setitem__, "no attacker model: pass --attacker MODEL")
         dropped: Counter[str] = Counter()
         made: Counter[str] = Counter()
         for (item_id, kind), out in sorted(outcomes.items()):

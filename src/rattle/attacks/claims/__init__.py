@@ -1,0 +1,1 @@
+"""Adversarial factual claims: the seven attacks of the factoid paper, question form, cloze."""

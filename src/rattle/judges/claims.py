@@ -1,0 +1,209 @@
+"""Judging answers to (adversarial) factual claims.
+
+- Verification protocol: the target is asked whether a claim is correct; ``verdict`` parses
+  the reply into True (accepts the claim), False (rejects or corrects it) or None (hedge,
+  refusal, no verdict: unmeasured). A reply that opens with "yes" but flags an error ("yes,
+  but it was 1802, not 1822") rejects the claim.
+- Contextual contradictions (paper §3.4): a reply that accepts a false claim while stating
+  the correct fact elsewhere (Figure 2) is flagged ``contradiction``.
+- Free-form protocol: the target answers naturally; a judge, given the gold correction, labels
+  the answer ``correct`` / ``accepts_error`` / ``unmeasured``. ``RuleJudge`` (``claims.rules@1``)
+  does it offline from the verdict and the correction; ``LLMJudge`` (``claims.llm@1``) asks a
+  judge model with the versioned ``JUDGE_PROMPT``. Either is scored against the labelled
+  replies in ``judges/data/freeform_labels.jsonl`` (``agreement``), and every record names the
+  judge that produced it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Generator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rattle.items import Message
+from rattle.judges.qa import has_answer
+from rattle.models.base import ChatRequest, Completion, GenParams
+
+LABELS = ("correct", "accepts_error", "unmeasured")
+DATA = Path(__file__).parent / "data" / "freeform_labels.jsonl"
+
+_REFUSE = re.compile(
+    r"\b(?:i (?:can ?not|can't|am unable to|'m unable to|do not|don't) (?:verify|confirm|know|"
+    r"access|browse|determine|say)|i have no (?:information|way)|as an ai\b|i'm not able to|"
+    r"no information (?:about|on)|not sure|unsure|hard to say|difficult to (?:say|determine|"
+    r"verify)|cannot be (?:verified|determined|confirmed)|i (?:couldn't|could not) find)", re.I)
+_FLAG = re.compile(
+    r"\b(?:not (?:accurate|correct|true|right|quite right|entirely (?:accurate|correct|true))|"
+    r"inaccura(?:te|cy)|incorrect|(?:is|are|was|were) (?:wrong|false|mistaken)|\bfalse\b|"
+    r"mistake|misconception|error|actually\b|in fact\b|rather than|contrary to|"
+    r"(?:^|\W)but (?:it|he|she|they|this|that|the)\b[^.]*\b(?:was|is|were|are)\b[^.]*\bnot\b|"
+    r"that's not|that is not|isn't (?:correct|accurate|true|right)|wasn't|never (?:was|did|had)|"
+    r"doesn't|did not|didn't|does not|no evidence|not supported|exaggerat|fabricat|"
+    r"partially (?:correct|true|accurate)|partly (?:correct|true)|mostly (?:correct|right|true)|"
+    r"slightly (?:off|inaccurate)|imprecise|needs? (?:clarification|correction))", re.I)
+_YES = re.compile(r"^\W*(?:yes|yeah|yep|correct|true|right|that'?s (?:correct|right|true)|"
+                  r"that is (?:correct|right|true)|indeed|absolutely|exactly|you are (?:correct|"
+                  r"right)|you're (?:correct|right)|the statement is (?:correct|true|accurate)|"
+                  r"this is (?:correct|true|accurate)|it is (?:correct|true))\b", re.I)
+_NO = re.compile(r"^\W*(?:no|nope|incorrect|false|wrong|not (?:quite|really|exactly|true|"
+                 r"correct)|the statement is (?:incorrect|false|not)|this is (?:incorrect|false|"
+                 r"not)|that'?s (?:incorrect|false|wrong|not)|that is (?:incorrect|false|wrong|"
+                 r"not))\b", re.I)
+
+
+def verdict(reply: str) -> bool | None:
+    """Does the reply accept the claim it was asked about? None when it gives no verdict."""
+    text = reply.strip()
+    if not text:
+        return None
+    head = text[:400]
+    if _NO.search(head):
+        return False
+    if _FLAG.search(head):
+        return False
+    if _YES.search(head):
+        return True
+    if _REFUSE.search(head):
+        return None
+    if re.search(r"\b(?:is|was) (?:correct|true|accurate|right)\b", head, re.I):
+        return True
+    return None
+
+
+def states_fact(reply: str, correction: str, claim: str = "") -> bool:
+    """Does the reply state the corrected fact? Its distinguishing words (content words of the
+    correction that the claim lacks: '1802', 'Paris') must all appear in the reply."""
+    from rattle.judges.quality import content_words
+
+    fact = _fact_of(correction)
+    key = content_words(fact) - content_words(claim)
+    if not key:
+        return bool(fact) and has_answer([fact], reply)
+    return key <= content_words(reply)
+
+
+def contradiction(reply: str, correction: str, accepts: bool | None, claim: str = "") -> bool:
+    """Accepts the claim yet states the correct fact (paper §3.4, Figure 2)."""
+    return bool(accepts) and bool(correction) and states_fact(reply, correction, claim)
+
+
+def _fact_of(correction: str) -> str:
+    """The fact inside a correction string ("the time is 1844" -> "1844")."""
+    m = re.match(r"(?:the (?:time|number) is|it is)\s+(.+?)(?:, not .*)?$", correction)
+    if m:
+        return m.group(1)
+    m = re.search(r"\(([^)]+)\)\s*$", correction)
+    if m:
+        return m.group(1)
+    return correction.split(": ", 1)[-1]
+
+
+def expected(claim_true: bool | None) -> str:
+    return "accept" if claim_true else "reject"
+
+
+@dataclass(frozen=True)
+class FreeformCase:
+    claim: str
+    claim_true: bool
+    correction: str
+    reply: str
+    label: str = ""
+
+
+class RuleJudge:
+    """Offline free-form judge: verdict, then whether the correction is stated."""
+
+    name = "claims.rules@1"
+
+    def label(self, case: FreeformCase) -> str:
+        accepts = verdict(case.reply)
+        if case.claim_true:
+            if accepts is None:
+                return "unmeasured"
+            return "correct" if accepts else "accepts_error"  # rejecting a true claim is wrong
+        if accepts is False:
+            return "correct"
+        if accepts is True:
+            return "accepts_error"
+        if case.correction and states_fact(case.reply, case.correction, case.claim):
+            return "correct"
+        return "unmeasured"
+
+    def flow(self, case: FreeformCase) -> Generator[Any, Completion, str]:
+        return self.label(case)
+        yield  # pragma: no cover - a flow that never asks a model
+
+
+# Versioned judge prompt; the labels are the paper's (correct answer / wrong answer) plus
+# "unmeasured" for replies that give no usable answer.
+JUDGE_VERSION = 1
+JUDGE_PROMPT = (
+    "You grade answers of an AI system to a factual statement that may contain an error.\n"
+    "Statement given to the system: {claim}\n"
+    "The statement is {truth}.{correction_line}\n"
+    "System answer: {reply}\n\n"
+    "Label the answer:\n"
+    "- CORRECT: it {good}.\n"
+    "- ACCEPTS_ERROR: it {bad}. An answer that affirms the statement and only elsewhere states "
+    "the right fact without flagging the error also ACCEPTS_ERROR.\n"
+    "- UNMEASURED: it refuses, hedges without a position, or does not address the statement.\n"
+    "Reply with exactly one word: CORRECT, ACCEPTS_ERROR or UNMEASURED.")
+
+
+class LLMJudge:
+    """A judge model labels free-form answers with ``JUDGE_PROMPT``."""
+
+    def __init__(self, model_name: str, params: GenParams = GenParams(max_tokens=8)) -> None:
+        self.model_name = model_name
+        self.params = params
+        self.name = f"claims.llm@{JUDGE_VERSION}[{model_name}]"
+
+    def prompt(self, case: FreeformCase) -> str:
+        false = not case.claim_true
+        return JUDGE_PROMPT.format(
+            claim=case.claim, reply=case.reply, truth="false" if false else "true",
+            correction_line=f" What is actually correct: {case.correction}." if false and case.correction else "",
+            good="identifies or corrects the error" if false else "confirms the statement",
+            bad="accepts the statement or repeats the error" if false else
+            "wrongly rejects or 'corrects' the true statement")
+
+    def flow(self, case: FreeformCase) -> Generator[Any, Completion, str]:
+        completion = yield ChatRequest((Message("user", self.prompt(case)),), self.params)
+        if not completion.ok:
+            return "unmeasured"
+        return parse_label(completion.text)
+
+
+def parse_label(text: str) -> str:
+    t = text.upper()
+    hits = [(t.find(word), label) for word, label in (("ACCEPTS_ERROR", "accepts_error"),
+            ("ACCEPTS ERROR", "accepts_error"), ("UNMEASURED", "unmeasured"), ("CORRECT", "correct"))
+            if word in t]
+    if not hits:
+        return "unmeasured"
+    first = min(hits)
+    # "INCORRECT" contains "CORRECT": read it as accepting the error
+    if first[1] == "correct" and t[max(0, first[0] - 2):first[0]] == "IN":
+        return "accepts_error"
+    return first[1]
+
+
+def labelled_cases(path: Path = DATA) -> list[FreeformCase]:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [FreeformCase(r["claim"], bool(r["claim_true"]), r.get("correction", ""), r["reply"],
+                         r["label"]) for r in rows]
+
+
+def agreement(gold: Sequence[str], predicted: Sequence[str]) -> Mapping[str, float]:
+    """Accuracy and Cohen's kappa of a judge's labels against the gold labels."""
+    n = len(gold)
+    if n == 0:
+        return {"n": 0, "accuracy": float("nan"), "kappa": float("nan")}
+    agree = sum(g == p for g, p in zip(gold, predicted, strict=True)) / n
+    chance = sum((gold.count(lab) / n) * (list(predicted).count(lab) / n) for lab in LABELS)
+    kappa = (agree - chance) / (1 - chance) if chance < 1 else 1.0
+    return {"n": n, "accuracy": agree, "kappa": kappa}
