@@ -134,3 +134,30 @@ def test_perturb_writes_claim_attacks(tmp_path: Path) -> None:
     assert len(rows) == 1 and rows[0]["declarative"] == "A ticket to the show cost over $40 in 1999."
     assert rows[0]["claim_true"] is False and rows[0]["span"]["before"] == "$30"
     assert "dropped 1: no number, quantity or year" in text
+
+
+def test_retrieved_documents_are_cited_and_citation_quality_is_scored(tmp_path: Path) -> None:
+    """The generative-search setting: documents from a corpus in the prompt, [n] markers in the
+    answer point to their ids, citation recall/precision judged against their text."""
+    corpus = tmp_path / "corpus.jsonl"
+    kb = Path(__file__).parents[2] / "src" / "rattle" / "datasets" / "data" / "factoid_knowledge.jsonl"
+    with corpus.open("w") as fh:
+        for n, line in enumerate(kb.open()):
+            row = json.loads(line)
+            fh.write(json.dumps({"id": f"k{n}", "title": row["entity"],
+                                 "text": f"{row['entity']} {row['true']}."}) + "\n")
+    reply = "No, that is wrong. Alexandre Dumas was born in 1802 in Villers-Cotterêts [1][2]."
+    code, out = invoke("run", "factoid.attacks", "--model", f"scripted/constant?text={reply}",
+                       "--param", "protocol=freeform", "--param", "attacks=distraction,temporal",
+                       "--corpus", str(corpus), "--limit", "2", "--out", str(tmp_path / "run"),
+                       "--workspace", str(tmp_path / "ws"))
+    assert code == 0, out
+    info, metrics = metrics_of(tmp_path / "run")
+    assert "top 5" in info["suite_notes"]["retriever"]
+    records = [json.loads(line) for line in (tmp_path / "run" / "results.jsonl").open()]
+    assert all(1 <= len(r["documents"]) <= 5 and r["citations"] == r["documents"] for r in records)
+    names = {m["name"]: m for m in metrics}
+    assert {"citation_recall", "citation_precision", "factscore", "reference_rate"} <= set(names)
+    stated = records[0]["quality"]["statements"]
+    assert stated[-1]["citations"] == records[0]["documents"][:2]
+    assert names["citation_precision"]["value"] is not None

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
 from rattle.items import Item, Message
@@ -92,7 +92,7 @@ class QualityScorer:
     if given."""
 
     def __init__(self, judge: Any, store: Any, *, knowledge: str | None = None,
-                 items: Sequence[Item] = ()) -> None:
+                 items: Sequence[Item] = (), documents: Mapping[str, str] | None = None) -> None:
         from rattle.attacks.claims.base import load_knowledge
 
         self.judge = judge
@@ -106,6 +106,7 @@ class QualityScorer:
             self.passages[item.id] = text
             if item.meta.get("source"):
                 self.passages[str(item.meta["source"])] = text
+        self.passages.update(documents or {})
         self._keys = list(self.passages)
         self._index: Any = None
         self.judge_name = (f"quality.llm@{RUBRIC_VERSION}[{judge}]" if judge is not None

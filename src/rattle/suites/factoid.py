@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from rattle import registry
@@ -33,7 +33,7 @@ from rattle.attacks.claims.generators import ClaimContext, ClaimGenerator
 from rattle.attacks.documents.base import Dropped
 from rattle.datasets import load_dataset
 from rattle.errors import ConfigError
-from rattle.items import Edit, Item, Judgement, Query, Response, Variant
+from rattle.items import Document, Edit, Item, Judgement, Query, Response, Variant
 from rattle.judges.claims import (FreeformCase, LLMJudge, RuleJudge, agreement, contradiction,
                                   labelled_cases, verdict)
 from rattle.judges.qa import has_answer
@@ -59,6 +59,9 @@ VERIFY = ('Is the following statement correct? Answer "Yes" or "No" first, then 
           'briefly.\nStatement: {claim}')
 VERIFY_QUESTION = '{question} Answer "Yes" or "No" first, then explain briefly.'
 ANSWER = "{question} Answer briefly."
+# With retrieved documents (``corpus=``): a generative-search setting whose answers cite [n].
+WITH_DOCUMENTS = ("Documents:\n{documents}\n\n{task}\nCite the documents you use as [n] after "
+                  "each statement.")
 
 
 @dataclass
@@ -74,6 +77,10 @@ class FactoidSuite:
     attacks: str | None = None
     max_hops: int = 4
     quality: bool | None = None
+    corpus: str | None = None
+    retriever: str = "bm25"
+    embedding_model: str | None = None
+    k: int = 5
     part: str = ""
     skip_invalid: bool = False
     notes: dict[str, Any] = field(default_factory=dict)
@@ -95,6 +102,7 @@ class FactoidSuite:
             self.quality = self.protocol == "freeform"
         self._items: list[Item] | None = None
         self._made: dict[tuple[str, str], ClaimAttack] = {}
+        self._docs: dict[str, tuple[Document, ...]] = {}
 
     # -- preparation -----------------------------------------------------------------------
     def items(self) -> list[Item]:
@@ -153,6 +161,26 @@ class FactoidSuite:
         self.notes["attacks_dropped"] = dict(dropped)
         self.notes["attack_mode"] = f"model ({self.attacker})" if self.attacker else "rules"
         self.notes["knowledge_facts"] = len(ctx.facts())
+        if self.corpus:
+            self._retrieve()
+
+    def _texts(self) -> list[str]:
+        """Every sentence the target will be sent (originals and attacks, all forms)."""
+        return sorted({c.variant.label["sent"] for c in self._plan()})
+
+    def _retrieve(self) -> None:
+        """Top-k documents for every sentence from ``corpus`` (the generative-search setting:
+        answers cite them as [n], and citation quality is judged against their text)."""
+        from rattle.retrieval.corpus import load_corpus
+        from rattle.retrieval.dense import make_retriever
+
+        assert self.corpus is not None
+        corpus = load_corpus(self.corpus)
+        retriever = make_retriever(self.retriever, corpus, self.embedding_model)
+        texts = self._texts()
+        for text, row in zip(texts, retriever.search(texts, self.k), strict=True):
+            self._docs[text] = tuple(corpus.documents[i] for i, _ in row)
+        self.notes["retriever"] = f"{retriever.name} over {self.corpus} ({len(corpus)} passages), top {self.k}"
 
     # -- planning -----------------------------------------------------------------------------
     def forms(self) -> tuple[str, ...]:
@@ -168,6 +196,14 @@ class FactoidSuite:
     def cases(self) -> Iterator[Case]:
         if not self._made and not self.notes.get("attacks_made"):
             self.prepare(None)
+        for case in self._plan():
+            docs = self._docs.get(case.variant.label["sent"], ())
+            if docs:
+                prompt = WITH_DOCUMENTS.format(documents=_numbered(docs), task=case.query.turns[0])
+                case = replace(case, query=Query((prompt,), question=case.query.question, documents=docs))
+            yield case
+
+    def _plan(self) -> Iterator[Case]:
         from rattle.attacks.claims.rules import to_question
         from rattle.nlp.spacy_pos import pipeline
 
@@ -233,6 +269,9 @@ class FactoidSuite:
                   "contradiction": truth is False and contradiction(text, label.get("correction", ""), accepts,
                                                                   label["sent"])}
         rec = base_record(case, 0, label["sent"], response, Judgement(correct, text, labels, response.error or "", judge))
+        if case.query.documents and not rec["citations"]:
+            rec["citations"] = [d.id for d in case.query.documents]  # what [n] points to
+        rec["documents"] = [d.id for d in case.query.documents]
         rec["claim"] = label["sent"]
         rec["claim_true"] = truth
         rec["correction"] = label.get("correction", "")
@@ -263,7 +302,10 @@ class FactoidSuite:
                     r["status"] = lab
                     r["judge"] = judge.name
         if self.quality:
-            scorer = QualityScorer(judge_model, store, knowledge=self.knowledge, items=self.items())
+            documents = {d.id: f"{d.title}: {d.text}" if d.title else d.text
+                         for docs in self._docs.values() for d in docs}
+            scorer = QualityScorer(judge_model, store, knowledge=self.knowledge, items=self.items(),
+                                   documents=documents)
             scorer.score(records)
             self.notes["quality_judge"] = scorer.judge_name
         return records
@@ -283,6 +325,10 @@ class FactoidSuite:
     def metrics(self, records: Sequence[Record]) -> list[MetricValue]:
         return factoid_metrics(self.kind, [r for r in records if r["part"] == self.part],
                                seed=self.seed, notes=self.notes)
+
+
+def _numbered(docs: Sequence[Document]) -> str:
+    return "\n".join(f"[{i}] {d.title + ': ' if d.title else ''}{d.text}" for i, d in enumerate(docs, 1))
 
 
 def _cl(r: Record) -> str:
