@@ -66,3 +66,24 @@ def test_citation_recall_counts_uncited_statements_as_unsupported() -> None:
 def test_factscore_is_the_mean_share_of_supported_facts_over_answers_that_respond() -> None:
     m = factscore([("a", [True, True, False, True]), ("b", [False, True]), ("c", [])])
     assert m.value == pytest.approx((3 / 4 + 1 / 2) / 2) and m.n == 2
+
+
+def test_factoid_paper_tables() -> None:
+    from rattle.metrics.core import MetricValue
+    from rattle.report.paper_tables import paper_tables
+
+    metrics = [
+        MetricValue("acc_before", 1.0, None, None, 4, 0, {"form": "declarative"}),
+        MetricValue("acc_after", 0.5, None, None, 8, 0, {}),
+        MetricValue("asr", 0.25, None, None, 8, 0, {}),
+        MetricValue("asr", 0.5, None, None, 4, 0, {"attack": "temporal", "title": "Temporal Modification"}),
+        MetricValue("acc_after", 0.5, None, None, 4, 0, {"attack": "temporal", "title": "Temporal Modification"}),
+        MetricValue("asr", 0.125, None, None, 4, 0, {"setting": "MHOE", "hops": 2}),
+        MetricValue("asr", 0.375, None, None, 4, 0, {"setting": "OHOE", "hops": 2}),
+        MetricValue("fluency", 4.25, None, None, 4, 0, {"form": "declarative", "judge": "j"}),
+    ]
+    tables = {t.name: t for t in paper_tables(metrics)}
+    assert tables["factoid_table1"].header == ["Acc-before", "Acc-after", "ASR", "Fluency"]
+    assert tables["factoid_table1"].rows == [["100.0", "50.0", "25.0", "4.25"]]
+    assert tables["factoid_table2_asr"].rows == [["Temporal Modification", "50.0", "50.0"]]
+    assert tables["factoid_figure7_hops"].rows == [["2", "12.5", "37.5"]]

@@ -2,8 +2,9 @@
 
 RCC: Table 19 (error rate by dataset × attack, ``er``), Table 20 (answer-change rate,
 ``acr``), Table 12 (RTI by dataset and word operation), and the consistency table (accuracy by
-prompt wording / option order, with the standard deviation). Cells are percentages as in the
-papers; RTI stays a fraction.
+prompt wording / option order, with the standard deviation). Factoid: Tables 1-4 and
+Figures 5 and 7 as tables. Cells are percentages as in the papers; RTI stays a fraction,
+fluency and utility stay on their 1-5 scale.
 """
 
 from __future__ import annotations
@@ -93,7 +94,73 @@ def rcc_consistency_table(metrics: Sequence[MetricValue]) -> PaperTable | None:
                       "order, and its standard deviation", header, rows)
 
 
+FACTOID_ATTACKS = ("multihop", "temporal", "semantic", "distraction", "exaggeration", "reversal",
+                   "numerical")
+FACTOID_OVERALL = (("acc_before", "Acc-before"), ("acc_after", "Acc-after"), ("asr", "ASR"),
+                   ("factscore", "Factscore"), ("fluency", "Fluency"), ("utility", "Utility"),
+                   ("citation_recall", "Citation-Recall"), ("citation_precision", "Citation-Precision"),
+                   ("reference_rate", "Reference"))
+
+
+def _one(metrics: Sequence[MetricValue], name: str, **group: object) -> MetricValue | None:
+    for m in metrics:
+        if m.name == name and all(m.group.get(k) == v for k, v in group.items()) and (
+                set(m.group) - {"title", "judge"} <= set(group)):
+            return m
+    return None
+
+
+def _cell(m: MetricValue | None, name: str) -> str:
+    if m is None or m.value is None:
+        return ""
+    return f"{m.value:.2f}" if name in ("fluency", "utility") else f"{100 * m.value:.1f}"
+
+
+def factoid_tables(metrics: Sequence[MetricValue]) -> list[PaperTable]:
+    """Factoid Table 1 (overall), Table 2 (ASR per attack), Table 4 (declarative vs question),
+    Table 3 (numerical vs cloze), Figure 7 (ASR by hops) and Figure 5 (ASR by component)."""
+    if not any(m.name == "asr" for m in metrics):
+        return []
+    out: list[PaperTable] = []
+    overall = []
+    for name, label in FACTOID_OVERALL:
+        m = _one(metrics, name, form="declarative") or _one(metrics, name)
+        if m is not None:
+            overall.append((label, _cell(m, name)))
+    out.append(PaperTable("factoid_table1", "Factoid Table 1: accuracy, ASR and response quality",
+                          [label for label, _ in overall], [[cell for _, cell in overall]]))
+    rows = []
+    for attack in FACTOID_ATTACKS:
+        m = _one(metrics, "asr", attack=attack)
+        if m is not None:
+            rows.append([str(m.group.get("title", attack)), _cell(m, "asr"),
+                         _cell(_one(metrics, "acc_after", attack=attack), "acc_after")])
+    if rows:
+        out.append(PaperTable("factoid_table2_asr", "Factoid Table 2: ASR per attack method",
+                              ["attack", "ASR", "Acc-after"], rows))
+    d, q = _one(metrics, "asr", form="declarative"), _one(metrics, "asr", form="question")
+    if d is not None and q is not None:
+        out.append(PaperTable("factoid_table4_forms", "Factoid Table 4: declarative (D) vs question (Q)",
+                              ["ASR D", "ASR Q"], [[_cell(d, "asr"), _cell(q, "asr")]]))
+    cloze = _one(metrics, "cloze_accuracy")
+    if cloze is not None:
+        out.append(PaperTable("factoid_table3_cloze", "Factoid Table 3: numerical manipulation vs cloze test",
+                              ["ASR numerical manipulation", "cloze accuracy"],
+                              [[_cell(_one(metrics, "asr", attack="numerical"), "asr"), _cell(cloze, "")]]))
+    hops = sorted({(int(str(m.group["hops"])), str(m.group["setting"])) for m in metrics
+                   if m.name == "asr" and "hops" in m.group and "setting" in m.group})
+    if hops:
+        rows = [[str(h), *(_cell(_one(metrics, "asr", setting=s, hops=h), "asr") for s in ("MHOE", "OHOE"))]
+                for h in sorted({h for h, _ in hops})]
+        out.append(PaperTable("factoid_figure7_hops", "Factoid Figure 7: ASR by hops", ["hops", "MHOE", "OHOE"], rows))
+    comps = [m for m in metrics if m.name == "asr" and set(m.group) == {"component"}]
+    if comps:
+        out.append(PaperTable("factoid_figure5_components", "Factoid Figure 5: ASR by component",
+                              ["component", "ASR"], [[str(m.group["component"]), _cell(m, "asr")] for m in comps]))
+    return out
+
+
 def paper_tables(metrics: Sequence[MetricValue]) -> list[PaperTable]:
     tables = [rcc_attack_table(metrics, "er"), rcc_attack_table(metrics, "acr"),
               rcc_rti_table(metrics), rcc_consistency_table(metrics)]
-    return [t for t in tables if t is not None]
+    return [t for t in tables if t is not None] + factoid_tables(metrics)
