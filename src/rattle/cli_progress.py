@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 import time
 from typing import Any
 
@@ -76,13 +77,21 @@ def print_summary(outcome: Any) -> None:
                       + _cost_text(info.get("estimated_cost_usd"), "estimated cost"),
                       soft_wrap=True)
         return
-    cols, names, body = pivot(outcome.metrics)
-    table = Table(title=f"{info['suite']} · {info['model']}", show_lines=False)
-    for c in [*cols, *names, "n", "unmeasured"]:
-        table.add_column(str(c))
-    for row in body:
-        table.add_row(*(str(v) for v in row))
-    console.print(table)
+    parts: dict[str, list[Any]] = {}
+    for m in outcome.metrics:  # one table per part of a composite suite (quick)
+        parts.setdefault(str(m.group.get("suite", "")), []).append(m)
+    for part, metrics in parts.items():
+        if part:
+            metrics = [replace(m, group={k: v for k, v in m.group.items() if k != "suite"})
+                       for m in metrics]
+        cols, names, body = pivot(metrics)
+        title = f"{info['suite']} · {info['model']}" + (f" · {part}" if part else "")
+        table = Table(title=title, show_lines=False)
+        for c in [*cols, *names, "n", "unmeasured"]:
+            table.add_column(str(c))
+        for row in body:
+            table.add_row(*(str(v) for v in row))
+        console.print(table)
     console.print(
         f"requests: {info['requests_total']} distinct, {info['requests_sent']} sent, "
         f"{info['requests_cached']} cached, {info['requests_failed']} failed; tokens "

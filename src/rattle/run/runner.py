@@ -231,7 +231,7 @@ def run_suite(
         sink.unmeasured = sum(r["correct"] is None for r in rejudged)
         info["judge"] = suite.judge_name
     notes = {k: v for k, v in (getattr(suite, "notes", None) or {}).items() if v}
-    for part in ("rcc", "qa"):  # the quick suite's parts
+    for part in ("rcc", "qa", "factoid"):  # the quick suite's parts
         notes.update({k: v for k, v in (getattr(getattr(suite, part, None), "notes", None) or {}).items() if v})
     if notes:
         info["suite_notes"] = notes
