@@ -80,12 +80,15 @@ def test_injected_markup_never_runs(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("suite", ["rcc.robustness", "rcc.consistency", "qa.context",
-                                   "ralm.conflict"])
+                                   "ralm.conflict", "factoid.attacks"])
 def test_each_suite_family_renders_without_console_errors(tmp_path: Path, suite: str) -> None:
     args = ["run", suite, "--model", "scripted/constant?text=(A)", "--out", str(tmp_path / "r"),
             "--workspace", str(tmp_path / "ws"), "--max-unmeasured", "1"]
     if suite.startswith("rcc"):
         args += ["--param", "samples=1", "--limit", "4"]
+    if suite.startswith("factoid"):
+        args[3] = "scripted/constant?text=No."  # a verdict, so ASR is measured and charted
+        args += ["--limit", "4"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     page = (tmp_path / "r" / "report.html").resolve()

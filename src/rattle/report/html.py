@@ -100,7 +100,9 @@ def _label(m: MetricValue, skip: Sequence[str] = ()) -> str:
 CHARTED = (  # (metric, title): rates with CIs, one bar per group
     ("er", "Error rate by attack (RCC Eq. 9)"),
     ("acr", "Answer-change rate by attack (RCC Eq. 10)"),
-    ("asr", "Attack success rate by attack"),
+    ("asr", "Attack success rate by attack (factoid Eq. 1)"),
+    ("acc_before", "Accuracy on the original claims (factoid Acc-before)"),
+    ("acc_after", "Accuracy on the attacked claims (factoid Acc-after)"),
     ("rad", "RAD by added document (RALM Eq. 2)"),
     ("acc_ans", "Accuracy on answerable examples"),
     ("acc_unans", "Accuracy on unanswerable examples"),
