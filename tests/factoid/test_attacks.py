@@ -183,3 +183,20 @@ def test_bad_options_and_knowledge_files(tmp_path) -> None:  # type: ignore[no-u
     claims.write_text('{"claim": "Paris is in France."}\n{"sentence": ""}\n')
     with pytest.raises(DataError, match=r"claims.jsonl:2.*missing or empty claim"):
         load_dataset(str(claims))
+
+
+@pytest.mark.parametrize("name", ["temporal", "numerical", "exaggeration", "semantic", "reversal",
+                                  "distraction", "multihop", "cloze", "question"])
+def test_never_raises_on_arbitrary_text(name: str) -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(text=st.text(min_size=1, max_size=120) | st.sampled_from(
+        [DUMAS, O2, TICKET, SWIFT, "In 1999 $30 .", "1,000,000 people, 12 cats and 2024."]))
+    def check(text: str) -> None:
+        out = attack(name, text)
+        if not isinstance(out, Dropped):
+            assert validate(text, out, lambda t: True) is None
+
+    check()
