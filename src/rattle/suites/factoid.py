@@ -194,7 +194,7 @@ class FactoidSuite:
         return VERIFY_QUESTION.format(question=text) if form == "question" else VERIFY.format(claim=text)
 
     def cases(self) -> Iterator[Case]:
-        if not self._made and not self.notes.get("attacks_made"):
+        if "attack_mode" not in self.notes:  # prepare() has not run (library use)
             self.prepare(None)
         for case in self._plan():
             docs = self._docs.get(case.variant.label["sent"], ())
