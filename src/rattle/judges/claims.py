@@ -101,10 +101,6 @@ def _fact_of(correction: str) -> str:
     return correction.split(": ", 1)[-1]
 
 
-def expected(claim_true: bool | None) -> str:
-    return "accept" if claim_true else "reject"
-
-
 @dataclass(frozen=True)
 class FreeformCase:
     claim: str

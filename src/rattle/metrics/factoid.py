@@ -10,7 +10,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rattle.metrics.core import MetricValue, bootstrap_ci
+from rattle.metrics.core import MetricValue, bootstrap_ci, mean
 from rattle.registry import register
 
 
@@ -88,19 +88,12 @@ def citation_metrics(answers: Iterable[tuple[Hashable, Sequence[Statement]]],
         if p is not None:
             prec.append((cluster, p))
     suffix = "_relevant" if relevant_only else ""
-    return [_mean(f"citation_recall{suffix}", rec, group, seed),
-            _mean(f"citation_precision{suffix}", prec, group, seed)]
-
-
-def _mean(name: str, values: Sequence[tuple[Hashable, float]], group: Mapping[str, Any] | None,
-          seed: int) -> MetricValue:
-    from rattle.metrics.core import mean
-
-    return mean(name, values, group=group, seed=seed)
+    return [mean(f"citation_recall{suffix}", rec, group=group, seed=seed),
+            mean(f"citation_precision{suffix}", prec, group=group, seed=seed)]
 
 
 def factscore(answers: Iterable[tuple[Hashable, Sequence[bool]]],
               group: Mapping[str, Any] | None = None, seed: int = 0) -> MetricValue:
     """FActScore, factoid Eq. 2: the mean over answers that respond (have atomic facts) of the
     share of their atomic facts supported by the knowledge source."""
-    return _mean("factscore", [(c, sum(s) / len(s)) for c, s in answers if s], group, seed)
+    return mean("factscore", [(c, sum(s) / len(s)) for c, s in answers if s], group=group, seed=seed)

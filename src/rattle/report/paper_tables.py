@@ -94,8 +94,6 @@ def rcc_consistency_table(metrics: Sequence[MetricValue]) -> PaperTable | None:
                       "order, and its standard deviation", header, rows)
 
 
-FACTOID_ATTACKS = ("multihop", "temporal", "semantic", "distraction", "exaggeration", "reversal",
-                   "numerical")
 FACTOID_OVERALL = (("acc_before", "Acc-before"), ("acc_after", "Acc-after"), ("asr", "ASR"),
                    ("factscore", "Factscore"), ("fluency", "Fluency"), ("utility", "Utility"),
                    ("citation_recall", "Citation-Recall"), ("citation_precision", "Citation-Precision"),
@@ -130,7 +128,9 @@ def factoid_tables(metrics: Sequence[MetricValue]) -> list[PaperTable]:
     out.append(PaperTable("factoid_table1", "Factoid Table 1: accuracy, ASR and response quality",
                           [label for label, _ in overall], [[cell for _, cell in overall]]))
     rows = []
-    for attack in FACTOID_ATTACKS:
+    from rattle.attacks.claims.base import ATTACKS
+
+    for attack in ATTACKS:
         m = _one(metrics, "asr", attack=attack)
         if m is not None:
             rows.append([str(m.group.get("title", attack)), _cell(m, "asr"),

@@ -87,11 +87,6 @@ class DenseRetriever:
         return out
 
 
-def cosine(a: str, b: str, model_path: str | None = None) -> float:
-    v = embed([a, b], model_path)
-    return float(v[0] @ v[1])
-
-
 def make_retriever(kind: str, corpus: Corpus, model_path: str | None = None) -> Any:
     from rattle.retrieval.bm25 import BM25Retriever
 

@@ -337,11 +337,9 @@ class ResultSink:
             self._fh = None
 
 
-# Record fields that hold lists or mappings: stored as JSON text in the Parquet file, so every
-# column has one type whatever the suite.
-NESTED = ("params", "edits", "labels", "citations", "gold", "documents", "tokens")
-
-
+# Columns with a Parquet type of their own; every other non-string value (lists, mappings,
+# booleans of suite fields) is stored as JSON text, so each column has one type whatever the
+# suite.
 TYPED = {"sub": "int64", "seed": "int64", "version": "int64", "correct": "bool_"}
 PARQUET_CHUNK = 10_000  # rows per Parquet write: bounds the memory of the export
 

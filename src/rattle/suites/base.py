@@ -72,11 +72,6 @@ def base_record(case: Case, sub: int, question: str, response: Response,
     }
 
 
-def group_key(record: Record, keys: Sequence[str]) -> tuple[Any, ...]:
-    g = record["group"]
-    return tuple(record.get(k, g.get(k)) for k in keys)
-
-
 def cluster(record: Record) -> str:
     """Bootstrap clusters are items: cases of one item are not independent."""
     return f"{record['dataset']}|{record['item_id']}"

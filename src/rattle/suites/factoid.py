@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from rattle import registry
-from rattle.attacks.claims.base import TITLES, ClaimAttack, claim_text, load_knowledge
+from rattle.attacks.claims.base import ATTACKS, TITLES, ClaimAttack, claim_text, load_knowledge
 from rattle.attacks.claims.generators import ClaimContext, ClaimGenerator
 from rattle.attacks.documents.base import Dropped
 from rattle.datasets import load_dataset
@@ -52,7 +52,6 @@ TABLES = {
     "hops": "Figure 7 (ASR by hop count, MHOE and OHOE)",
     "components": "Figure 5 (ASR by grammatical component and entity type)",
 }
-SEVEN = ("multihop", "temporal", "semantic", "distraction", "exaggeration", "reversal", "numerical")
 # Verification protocol prompts (rattle's; the paper sent sentences to search engines as is,
 # which is the free-form protocol).
 VERIFY = ('Is the following statement correct? Answer "Yes" or "No" first, then explain '
@@ -119,7 +118,7 @@ class FactoidSuite:
             return made
 
         if self.kind in ("attacks", "forms"):
-            names = [a.strip().removeprefix("claims.") for a in (self.attacks or ",".join(SEVEN)).split(",")
+            names = [a.strip().removeprefix("claims.") for a in (self.attacks or ",".join(ATTACKS)).split(",")
                      if a.strip()]
             return [(n, gen(n)) for n in names]
         if self.kind == "cloze":
@@ -354,8 +353,9 @@ def factoid_metrics(kind: str, records: Sequence[Record], *, seed: int = 0,
             by_form[r["group"]["form"]].append(r)
     for form, rs in sorted(by_form.items()):
         out.append(rate("acc_before", [(_cl(r), r["correct"]) for r in rs], group={"form": form}, seed=seed))
-    answer_attacks = [r for r in attacks if r["claim_true"] is None and r["attack"] == "claims.cloze"]
-    scored = [r for r in attacks if r not in answer_attacks]
+    # The cloze test is scored on its own (Table 3), not as an attack on the claim.
+    answer_attacks = [r for r in attacks if r["attack"] == "claims.cloze"]
+    scored = [r for r in attacks if r["attack"] != "claims.cloze"]
     out.append(rate("acc_after", [(_cl(r), r["correct"]) for r in scored], group={}, seed=seed))
     out.append(asr(rows(scored), group={}, seed=seed))
     keys = {"attacks": ("attack",), "forms": ("attack", "form"), "cloze": ("attack",),

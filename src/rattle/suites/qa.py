@@ -31,7 +31,6 @@ CLOSED_PROMPT = (
     "Answer the following question. Please provide the answer as a single word or term, "
     "without forming a complete sentence.\nQ: {question}\nA:"
 )
-CONDITIONS = ("closed_book", "gold", "gold+distractor")
 
 
 def format_documents(docs: Sequence[Document]) -> str:

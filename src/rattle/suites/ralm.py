@@ -37,7 +37,6 @@ from rattle.suites.base import Case, Record, base_record, cluster, label_mean
 log = logging.getLogger(__name__)
 PAPER = "imperfect-retrieval-ralm.txt (Park & Lee, TACL 2024)"
 TOP_K = 5  # paper §4.1: the top five documents
-UNANSWERABLE = "unanswerable"  # paper Table 9, Unans prompt
 
 # Paper Appendix A, Table 9 (line breaks added between the parts), and Appendix B closed QA.
 _INSTRUCTION = ("Use the above documents to answer the subsequent question. Please provide the "

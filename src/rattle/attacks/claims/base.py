@@ -26,6 +26,7 @@ from rattle.errors import DataError
 from rattle.items import Item, Message
 from rattle.models.base import ChatRequest, Completion, GenParams
 
+# The seven attacks, in the order of the paper's Table 2.
 ATTACKS = ("multihop", "temporal", "semantic", "distraction", "exaggeration", "reversal",
            "numerical")
 # The paper's names (Figure 1, Table 2), for tables.

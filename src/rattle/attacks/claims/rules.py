@@ -284,8 +284,7 @@ class Number:
 def numbers(claim: str, doc: Any) -> list[Number]:
     """Quantities that can be manipulated: not years, not already qualified ('over 18
     million'), not part of a compound name ('the 100 metres world record')."""
-    years = {(t.start, t.end) for t in time_expressions(claim, doc)}
-    year_spans = [span for span in years]
+    year_spans = [(t.start, t.end) for t in time_expressions(claim, doc)]
     out = []
     for m in _NUMBER.finditer(claim):
         start, end = m.span()
