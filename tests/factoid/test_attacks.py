@@ -183,6 +183,13 @@ def test_bad_options_and_knowledge_files(tmp_path) -> None:  # type: ignore[no-u
     claims.write_text('{"claim": "Paris is in France."}\n{"sentence": ""}\n')
     with pytest.raises(DataError, match=r"claims.jsonl:2.*missing or empty claim"):
         load_dataset(str(claims))
+    claims.write_text('{"claim": "Paris is in France."}\n{"sentence": ""}\n{"claim": "Rome is in Italy."}\n'
+                      '{"id": "claims-1", "claim": "A duplicate id."}\n')
+    skipped: list[str] = []
+    items = load_dataset(str(claims), skip_invalid=True, skipped=skipped)
+    assert [(i.id, i.claim) for i in items] == [("claims-1", "Paris is in France."),
+                                                ("claims-3", "Rome is in Italy.")]
+    assert len(skipped) == 2 and "claims.jsonl:2" in skipped[0] and "duplicate id" in skipped[1]
 
 
 @pytest.mark.parametrize("name", ["temporal", "numerical", "exaggeration", "semantic", "reversal",

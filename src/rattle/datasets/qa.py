@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -79,20 +79,31 @@ def item_from_dpr(row: dict[str, Any], *, dataset: str, index: int, path: Path,
     )
 
 
-def read_dpr(path: str | Path, *, dataset: str | None = None, skip_invalid: bool = False,
-             skipped: list[str] | None = None) -> Iterator[Item]:
-    p = Path(path)
-    name = dataset or p.name.split(".")[0]
-    index = 0
-    for lineno, line in read_lines(p):
+def read_jsonl_items(path: Path, make: Callable[[dict[str, Any], int], Item], *,
+                     skip_invalid: bool = False, skipped: list[str] | None = None) -> Iterator[Item]:
+    """``make(row, line number)`` for each JSON line; a line that raises ``DataError`` stops the
+    read, or with ``skip_invalid`` is skipped and its error appended to ``skipped``."""
+    for lineno, line in read_lines(path):
         try:
-            row = parse_json_line(p, lineno, line)
-            item = item_from_dpr(row, dataset=name, index=index, path=p, lineno=lineno)
+            item = make(parse_json_line(path, lineno, line), lineno)
         except DataError as exc:
             if not skip_invalid:
                 raise
             if skipped is not None:
                 skipped.append(str(exc))
             continue
+        yield item
+
+
+def read_dpr(path: str | Path, *, dataset: str | None = None, skip_invalid: bool = False,
+             skipped: list[str] | None = None) -> Iterator[Item]:
+    p = Path(path)
+    name = dataset or p.name.split(".")[0]
+    index = 0
+
+    def make(row: dict[str, Any], lineno: int) -> Item:
+        return item_from_dpr(row, dataset=name, index=index, path=p, lineno=lineno)
+
+    for item in read_jsonl_items(p, make, skip_invalid=skip_invalid, skipped=skipped):
         index += 1
         yield item
