@@ -1,9 +1,11 @@
 """Applying a registered perturbation to an item, with provenance and a derived seed.
 
 A perturbation factory takes typed keyword arguments (its configuration) and returns a
-``Perturber``: ``(item, rng) -> (new item, target, edits, resolved params)``. A perturber that
-sets ``keyed = True`` takes the item's 64-bit key instead of a ``random.Random`` (counter-based
-draws) and may offer ``batch(items, keys)`` to compute many items at once. Resolved params
+``Perturber``: ``(item, key) -> (new item, target, edits, resolved params)``, where ``key`` is
+the item's 64-bit key (SHA-256 of run seed, item id, name and parameters). Perturbers that
+step a generator seed ``random.Random(key)`` (``on_text`` does it for text operations); the
+character operations draw counter-based from the key and also offer ``batch(items, keys)``
+to compute many items at once. Resolved params
 are the factory's arguments plus any value drawn at apply time (RCC draws an edit count per
 variant), so ``rattle report`` can say exactly what ran.
 """
@@ -23,7 +25,7 @@ from rattle.items import Edit, Item, Target, Variant, attack_target, target_text
 from rattle.seeding import canonical, short_hash
 
 TextOp = Callable[[str, random.Random], tuple[str, tuple[Edit, ...], dict[str, Any]]]
-Perturber = Callable[[Item, random.Random], tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]]
+Perturber = Callable[[Item, int], tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]]
 
 
 @contextmanager
@@ -42,9 +44,9 @@ def paused_gc() -> Iterator[None]:
 def on_text(op: TextOp) -> Perturber:
     """Lift a text operation to items: edit the passage, or the question when there is none."""
 
-    def perturb(item: Item, rng: random.Random) -> tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]:
+    def perturb(item: Item, key: int) -> tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]:
         target = attack_target(item)
-        text, edits, drawn = op(target_text(item, target), rng)
+        text, edits, drawn = op(target_text(item, target), random.Random(key))
         return with_text(item, target, text), target, edits, drawn
 
     return perturb
@@ -62,8 +64,8 @@ def build(name: str, params: Mapping[str, Any]) -> tuple[registry.Entry, Perturb
 class Perturbation:
     """A perturbation with its parameters, ready to apply to many items.
 
-    The generator of each item is seeded from SHA-256 of (run seed, item id, name, canonical
-    parameters); the parameters' canonical encoding is computed once here.
+    Each item's key is SHA-256 of (run seed, item id, name, canonical parameters); the
+    parameters' canonical encoding is computed once here.
     """
 
     def __init__(self, name: str, params: Mapping[str, Any] | None = None) -> None:
@@ -73,25 +75,16 @@ class Perturbation:
         self._params_key = canonical(self.params)
         self._id_suffix: dict[int, str] = {}
 
-    def key(self, seed: int, item_id: str) -> int:
-        """The item's 64-bit key: SHA-256 of (run seed, item id, name, canonical parameters)."""
-        key = f"{seed}\x1f{item_id}\x1f{self.name}\x1f{self._params_key}".encode()
-        return int.from_bytes(hashlib.sha256(key).digest()[:8], "big")
-
     def keys(self, seed: int, item_ids: Sequence[str]) -> list[int]:
-        """``[self.key(seed, i) for i in item_ids]``, with the constant parts encoded once."""
+        """Each item's 64-bit key: SHA-256 of (run seed, item id, name, canonical parameters),
+        with the constant parts encoded once."""
         head = f"{seed}\x1f".encode()
         tail = f"\x1f{self.name}\x1f{self._params_key}".encode()
         sha, to_int = hashlib.sha256, int.from_bytes
         return [to_int(sha(b"".join((head, i.encode(), tail))).digest()[:8], "big") for i in item_ids]
 
-    def rng(self, seed: int, item_id: str) -> random.Random:
-        return random.Random(self.key(seed, item_id))
-
     def apply(self, item: Item, seed: int) -> Variant:
-        perturber = self.perturber
-        draws = self.key(seed, item.id) if getattr(perturber, "keyed", False) else self.rng(seed, item.id)
-        return self._variant(item, seed, *perturber(item, draws))  # type: ignore[arg-type]
+        return self._variant(item, seed, *self.perturber(item, self.keys(seed, [item.id])[0]))
 
     def apply_many(self, items: Sequence[Item], seed: int) -> list[Variant]:
         """``[self.apply(item, seed) for item in items]``; batched where the perturbation can

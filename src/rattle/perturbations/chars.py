@@ -79,9 +79,7 @@ class CharNoise:
         self.op, self.rate = op, rate
         self.count = 1 if op == "insert" and count is None else count
 
-    # -- the Perturber protocol (keyed: Perturbation passes the item's 64-bit key) -----------
-    keyed = True
-
+    # -- the Perturber protocol: Perturbation passes the item's 64-bit key --------------------
     def __call__(self, item: Item, key: int) -> tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]:
         target = attack_target(item)
         text, edits, c = self.one(target_text(item, target), key)

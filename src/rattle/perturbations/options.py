@@ -24,7 +24,8 @@ def order(*, k: int = 1, mode: Literal["cyclic", "random"] = "random") -> Pertur
     if mode not in ("cyclic", "random"):
         raise ConfigError(f"options.order: mode must be 'cyclic' or 'random', got {mode!r}")
 
-    def run(item: Item, rng: random.Random) -> tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]:
+    def run(item: Item, key: int) -> tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]:
+        rng = random.Random(key)
         questions = []
         edits = []
         for q in item.questions:

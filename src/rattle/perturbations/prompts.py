@@ -7,7 +7,6 @@ its two spaces before "The description"); reference-implementations.md §2.5.
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 from typing import Any
 
@@ -42,7 +41,7 @@ def wording(*, index: int = 1, text: str | None = None) -> Perturber:
         raise ConfigError(f"prompts.wording: index must be 0-{len(RCC_TEMPLATES) - 1}, got {index}")
     new = text if text is not None else RCC_TEMPLATES[index]
 
-    def run(item: Item, rng: random.Random) -> tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]:
+    def run(item: Item, key: int) -> tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]:
         old = instruction_of(item)
         meta = {**item.meta, "instruction": new}
         edits = (Edit(0, old, new),) if old != new else ()
