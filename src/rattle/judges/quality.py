@@ -88,15 +88,14 @@ def lexical_support(fact: str, passages: Sequence[str], threshold: float = 0.5) 
 
 
 class QualityScorer:
-    """Scores records in place (``record["quality"]``), through the judge model (a model spec)
-    if given."""
+    """``flow(record)`` scores one answer (the value for ``record["quality"]``), asking the
+    judge model (a model spec) when one is given; the caller drives the flows."""
 
-    def __init__(self, judge: Any, store: Any, *, knowledge: str | None = None,
+    def __init__(self, judge: str | None, *, knowledge: str | None = None,
                  items: Sequence[Item] = (), documents: Mapping[str, str] | None = None) -> None:
         from rattle.attacks.claims.base import load_knowledge
 
         self.judge = judge
-        self.store = store
         kb = load_knowledge(knowledge)
         self.passages: dict[str, str] = {}
         for name, facts in kb.by_entity.items():
@@ -123,18 +122,10 @@ class QualityScorer:
                                        k=min(k, len(self._keys)), show_progress=False)
         return [self.passages[self._keys[int(i)]] for i in docs[0]]
 
-    def score(self, records: list[dict[str, Any]]) -> None:
-        todo = [r for r in records if r["error"] is None and r["response"].strip()]
-        results: dict[int, dict[str, Any]] = {}
-        flows = [(i, self._flow(r)) for i, r in enumerate(todo)]
-        from rattle.run.executor import run_flows, run_offline
-
-        if self.judge is None:
-            run_offline(flows, results.__setitem__, "lexical quality scoring")
-        else:
-            run_flows(self.judge, self.store, flows, results.__setitem__)
-        for i, r in enumerate(todo):
-            r["quality"] = results[i]
+    @staticmethod
+    def wants(record: dict[str, Any]) -> bool:
+        """An answer to score: the request succeeded and said something."""
+        return record["error"] is None and bool(record["response"].strip())
 
     def _ask(self, prompt: str, tokens: int) -> Generator[Any, Completion, str | None]:
         completion = yield ChatRequest((Message("user", prompt),), GenParams(max_tokens=tokens))
@@ -146,7 +137,7 @@ class QualityScorer:
         reply = yield from self._ask(SUPPORT.format(passages="\n".join(passages), fact=fact), 4)
         return reply is not None and reply.strip().lower().startswith("yes")
 
-    def _flow(self, r: dict[str, Any]) -> Generator[Any, Completion, dict[str, Any]]:
+    def flow(self, r: dict[str, Any]) -> Generator[Any, Completion, dict[str, Any]]:
         answer = r["response"]
         if self.judge is None:
             facts = [_MARK.sub("", s).strip() for s in sentences(answer)]

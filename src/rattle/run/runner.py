@@ -219,7 +219,7 @@ def run_suite(
         info["estimated_cost_usd"] = cost(price, est_prompt, est_completion)
         return RunOutcome(run_dir, run_id, [], stats, info, True, est_prompt + est_completion)
     os.replace(sink.path, run_dir / "results.jsonl")
-    rejudge = getattr(suite, "rejudge", None)
+    rejudge = getattr(suite, "rejudge", None) if getattr(suite, "rejudges", False) else None
     rejudged: list[Record] | None = None
     if rejudge is not None:
         # Judging that needs a model of its own (an LLM judge, response quality): after the

@@ -277,48 +277,55 @@ class FactoidSuite:
         rec["answers"] = list(answers)
         return [rec]
 
-    def rejudge(self, records: list[Record], store: Any) -> list[Record]:
-        """After the target answered: the LLM judge for free-form answers, its agreement with
-        the labelled replies, and response quality. Judge calls go through the store."""
-        from rattle.judges.quality import QualityScorer
+    @property
+    def rejudges(self) -> bool:
+        """Whether ``rejudge`` has work: a free-form judge or response quality."""
+        return self.protocol == "freeform" or bool(self.quality)
 
-        judge_model = self.judge
-        if self.protocol == "freeform":
-            judge: Any = LLMJudge(judge_model) if judge_model is not None else RuleJudge()
-            gold = labelled_cases()
-            labels = self._run_judge(judge, judge_model, store, gold)
-            agree = agreement([c.label for c in gold], labels)
+    def rejudge(self, records: list[Record], store: Any) -> list[Record]:
+        """After the target answered: the free-form judge on the labelled replies (agreement)
+        and, with a judge model, on every answer; response quality. One pass: every judge
+        call goes through the store in one run of the judge model (or offline without one)."""
+        from rattle.judges.quality import QualityScorer
+        from rattle.run.executor import run_flows, run_offline
+
+        flows: list[tuple[tuple[str, int], Any]] = []
+        judge: Any = LLMJudge(self.judge) if self.judge is not None else RuleJudge()
+        gold = labelled_cases() if self.protocol == "freeform" else []
+        flows += [(("gold", i), judge.flow(c)) for i, c in enumerate(gold)]
+        answers = [r for r in records if r["claim_true"] is not None and r["error"] is None] \
+            if self.protocol == "freeform" and self.judge is not None else []
+        flows += [(("answer", i), judge.flow(FreeformCase(r["claim"], bool(r["claim_true"]),
+                                                           r["correction"], r["response"])))
+                  for i, r in enumerate(answers)]
+        scored: list[Record] = []
+        if self.quality:
+            documents = {d.id: f"{d.title}: {d.text}" if d.title else d.text
+                         for docs in self._docs.values() for d in docs}
+            scorer = QualityScorer(self.judge, knowledge=self.knowledge, items=self.items(),
+                                   documents=documents)
+            scored = [r for r in records if scorer.wants(r)]
+            flows += [(("quality", i), scorer.flow(r)) for i, r in enumerate(scored)]
+            self.notes["quality_judge"] = scorer.judge_name
+        results: dict[tuple[str, int], Any] = {}
+        if self.judge is not None:
+            run_flows(self.judge, store, flows, results.__setitem__)
+        else:
+            run_offline(flows, results.__setitem__, "offline judging")
+        if gold:
+            agree = agreement([c.label for c in gold], [results[("gold", i)] for i in range(len(gold))])
             self.notes["judge"] = judge.name
             self.notes["judge_agreement"] = {"labelled_replies": agree["n"],
                                              "accuracy": round(agree["accuracy"], 4),
                                              "kappa": round(agree["kappa"], 4)}
-            if judge_model is not None:
-                todo = [r for r in records if r["claim_true"] is not None and r["error"] is None]
-                cases = [FreeformCase(r["claim"], bool(r["claim_true"]), r["correction"], r["response"])
-                         for r in todo]
-                for r, lab in zip(todo, self._run_judge(judge, judge_model, store, cases), strict=True):
-                    r["correct"] = {"correct": True, "accepts_error": False}.get(lab)
-                    r["status"] = lab
-                    r["judge"] = judge.name
-        if self.quality:
-            documents = {d.id: f"{d.title}: {d.text}" if d.title else d.text
-                         for docs in self._docs.values() for d in docs}
-            scorer = QualityScorer(judge_model, store, knowledge=self.knowledge, items=self.items(),
-                                   documents=documents)
-            scorer.score(records)
-            self.notes["quality_judge"] = scorer.judge_name
+        for i, r in enumerate(answers):
+            lab = results[("answer", i)]
+            r["correct"] = {"correct": True, "accepts_error": False}.get(lab)
+            r["status"] = lab
+            r["judge"] = judge.name
+        for i, r in enumerate(scored):
+            r["quality"] = results[("quality", i)]
         return records
-
-    def _run_judge(self, judge: Any, model: str | None, store: Any, cases: Sequence[FreeformCase]) -> list[str]:
-        results: dict[int, str] = {}
-        flows = [(i, judge.flow(c)) for i, c in enumerate(cases)]
-        from rattle.run.executor import run_flows, run_offline
-
-        if model is None:
-            run_offline(flows, results.__setitem__, "the rule judge")
-        else:
-            run_flows(model, store, flows, results.__setitem__)
-        return [results[i] for i in range(len(cases))]
 
     # -- metrics ----------------------------------------------------------------------------------
     def metrics(self, records: Sequence[Record]) -> list[MetricValue]:
