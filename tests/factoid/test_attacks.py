@@ -163,11 +163,21 @@ def test_multihop_settings() -> None:
 
 
 def test_distraction_components() -> None:
-    for component in ("subject", "object", "subject_appositive", "people", "time"):
-        out = attack("distraction", DUMAS if component != "subject_appositive" else SWIFT,
-                     component=component, fabricated=True)
+    """Each component attaches the clause right after that part of the sentence."""
+    expected = {"subject": "The Count of Monte Cristo",
+                "object": "an adventure novel by French author Alexandre Dumas",
+                "subject_appositive": "American singer-songwriter", "people": "Alexandre Dumas",
+                "time": "1844"}
+    for component, anchor in expected.items():
+        claim = SWIFT if component == "subject_appositive" else DUMAS
+        out = attack("distraction", claim, component=component, fabricated=True)
         assert not isinstance(out, Dropped), (component, out)
+        assert out.details["anchor"] == anchor
         assert out.claim_true is False and out.details["fabricated"]
+        assert f"{anchor}, {out.after}" in (out.declarative or "")
+        removed = {out.declarative.replace(f", {out.after},", "", 1),  # mid-sentence
+                   out.declarative.replace(f", {out.after}", "", 1)}  # before punctuation
+        assert claim in removed  # taking the clause out gives the claim back
 
 
 def test_bad_options_and_knowledge_files(tmp_path) -> None:  # type: ignore[no-untyped-def]

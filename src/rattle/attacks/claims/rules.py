@@ -122,7 +122,10 @@ def to_question(text: str, nlp: Any) -> str:
 
 
 def _insert_clause(claim: str, end: int, clause: str) -> str:
-    """``claim`` with ``, clause`` after offset ``end`` (and a closing comma mid-sentence)."""
+    """``claim`` with ``, clause`` after offset ``end`` (and a closing comma mid-sentence),
+    moved to the end of the word there so a clause never splits one ("Stratford-upon-Avon")."""
+    while end < len(claim) and not claim[end].isspace() and claim[end] not in ",.;:!?":
+        end += 1
     tail = claim[end:]
     closing = "" if tail[:1] in (".", ",", ";", "!", "?", "") else ","
     return f"{claim[:end]}, {clause}{closing}{tail}"
@@ -510,10 +513,10 @@ class Anchor:
 
 
 def _kind_of(span: Any) -> str:
-    ents = [e for e in span.ents] if hasattr(span, "ents") else []
-    if ents:
-        return ENTITY_KINDS.get(ents[-1].label_, "proper_nouns")
-    root = span.root if hasattr(span, "root") else span
+    """The kind of a noun phrase: the entity type of its head word, else plural/singular."""
+    root = span.root
+    if root.ent_type_:
+        return ENTITY_KINDS.get(root.ent_type_, "proper_nouns")
     return "plural" if root.tag_ in ("NNS", "NNPS") else "singular"
 
 
@@ -524,25 +527,32 @@ def anchors(claim: str, doc: Any) -> list[Anchor]:
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     subj = _subject(doc)
 
+    def phrase_end(head: Any) -> int:
+        """Index of the last token of ``head``'s phrase: prepositional and coordinated parts
+        included ("The Count of Monte Cristo", "Pride and Prejudice"), up to a comma."""
+        right = max((c.right_edge.i for c in head.children
+                     if c.dep_ in ("prep", "cc", "conj") and c.i > head.i), default=head.i)
+        return int(next((t.i - 1 for t in doc[head.i + 1: right + 1] if t.is_punct), right))
+
+    def add(first: int, last: int, component: str) -> None:
+        span = doc[first: last + 1]
+        out.append(Anchor(span.start_char, span.end_char, span.text, _kind_of(span), component))
+
     def nominal(head: Any, component: str) -> None:
         left = min((c.left_edge.i for c in head.children if c.dep_ in ("det", "compound", "amod",
                                                                        "poss", "nummod")),
                    default=head.i)
-        span = doc[left: head.i + 1]
-        out.append(Anchor(span.start_char, span.end_char, span.text, _kind_of(span), component))
+        add(left, phrase_end(head), component)
         appos = next((c for c in head.children if c.dep_ == "appos"), None)
         if appos is not None:
-            a = doc[appos.left_edge.i: appos.i + 1]
-            out.append(Anchor(a.start_char, a.end_char, a.text, _kind_of(a), component + "_appositive"))
-        elif left < head.i:
-            # "French author Alexandre Dumas", "American singer-songwriter Taylor Swift": the
-            # modifiers before the name stand in apposition to it.
-            mods = [t for t in doc[left: head.i] if t.pos_ in ("NOUN", "PROPN", "ADJ")
-                    and t.ent_type_ != head.ent_type_]
-            if mods and head.pos_ == "PROPN":
-                m = doc[mods[0].i: mods[-1].i + 1]
-                out.append(Anchor(m.start_char, m.end_char, m.text, _kind_of(m),
-                                  component + "_appositive"))
+            add(appos.left_edge.i, phrase_end(appos), component + "_appositive")
+        elif left < head.i and head.pos_ == "PROPN":
+            # "French author Alexandre Dumas", "American singer-songwriter Taylor Swift": a
+            # common-noun phrase before the name stands in apposition to it.
+            name = next(t.i for t in doc[left: head.i + 1] if t.pos_ == "PROPN")
+            mods = [t for t in doc[left: name] if t.pos_ in ("NOUN", "ADJ")]
+            if mods and mods[-1].pos_ == "NOUN":
+                add(mods[0].i, mods[-1].i, component + "_appositive")
 
     if subj is not None and subj.pos_ != "PRON":
         nominal(subj, "subject")
