@@ -215,10 +215,9 @@ class RALMSuite:
         if any(a.uses_model for a in attacks):
             if not self.attacker:
                 raise ConfigError("this attack needs an attacker model: pass --attacker MODEL")
-            from rattle.models import load_model
-            from rattle.run.executor import Executor
+            from rattle.run.executor import run_flows
 
-            Executor(load_model(self.attacker), store).run(flows, outcomes.__setitem__)
+            run_flows(self.attacker, store, flows, outcomes.__setitem__)
             self.notes["attacker"] = self.attacker
         else:
             from rattle.run.executor import run_offline
