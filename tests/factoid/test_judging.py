@@ -57,7 +57,9 @@ def test_rule_judge_agreement_on_the_labelled_replies() -> None:
     judge = RuleJudge()
     result = agreement([c.label for c in cases], [judge.label(c) for c in cases])
     assert result["n"] == len(cases)
-    assert result["accuracy"] >= 0.9 and result["kappa"] >= 0.85
+    # 63 of 64: the one miss is an "is indeed ..." affirmation followed by the right birth year,
+    # which the labels call accepting the error (docs/architecture.md)
+    assert result["accuracy"] == pytest.approx(63 / 64) and result["kappa"] >= 0.95
 
 
 def test_agreement_hand_computed() -> None:

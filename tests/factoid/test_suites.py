@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from rattle.cli import app
@@ -158,6 +159,17 @@ def test_retrieved_documents_are_cited_and_citation_quality_is_scored(tmp_path: 
     assert all(1 <= len(r["documents"]) <= 5 and r["citations"] == r["documents"] for r in records)
     names = {m["name"]: m for m in metrics}
     assert {"citation_recall", "citation_precision", "factscore", "reference_rate"} <= set(names)
-    stated = records[0]["quality"]["statements"]
-    assert stated[-1]["citations"] == records[0]["documents"][:2]
-    assert names["citation_precision"]["value"] is not None
+    # The Dumas claim retrieves the Dumas entry (k0) first; the answer's one statement cites
+    # [1] and [2], and only k0 states "born in 1802 in Villers-Cotterêts". The Sydney Smith
+    # claim retrieves nothing that supports it. ("No, that is wrong." is chatter, not a statement.)
+    dumas = next(r for r in records if r["variant_id"] == "lit-01/original/declarative")
+    assert dumas["documents"][0] == "k0"
+    assert dumas["quality"]["statements"] == [{
+        "text": "Alexandre Dumas was born in 1802 in Villers-Cotterêts.",
+        "citations": dumas["documents"][:2], "supports": [True, False]}]
+    smith = next(r for r in records if r["variant_id"] == "lit-02/original/declarative")
+    assert smith["quality"]["statements"][0]["supports"] == [False, False]
+    # three answers per claim: precision (1/2 x 3 + 0 x 3) / 6, recall (1 x 3 + 0 x 3) / 6
+    assert names["citation_precision"]["value"] == pytest.approx(0.25)
+    assert names["citation_recall"]["value"] == pytest.approx(0.5)
+    assert names["factscore"]["value"] == pytest.approx(0.5)  # the chatter is not supported

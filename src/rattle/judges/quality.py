@@ -52,7 +52,7 @@ SUPPORT = ("Passages:\n{passages}\n\nIs the following statement supported by the
            "Reply Yes or No.\nStatement: {fact}")
 
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
-_MARK = re.compile(r"\[(\d{1,3})\]")
+_MARK = re.compile(r"\s*\[(\d{1,3})\]")  # with the space before it
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _STOP = set(["a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "and", "or", "but", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "as", "from", "which", "who", "whom", "what", "when", "where", "how", "than", "then", "there", "their", "has", "have", "had", "not", "no", "yes", "do", "does", "did", "so", "such", "can", "could", "would", "should", "will", "also"])
 _CHATTER = re.compile(r"^(?:yes|no|you are (?:right|correct)|that'?s (?:right|correct)|correct|"
