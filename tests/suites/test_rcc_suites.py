@@ -37,7 +37,19 @@ def test_consistency_first_option_bias(tmp_path) -> None:  # type: ignore[no-unt
     assert fo and all(m.value == 1.0 for m in fo.values())
     std = {m.group["attack"]: m for m in out.metrics if m.name == "consistency_std"}
     assert std["prompts.wording"].value == 0.0  # wording cannot change a constant answer
-    assert std["options.order"].value is not None
+    # "(A)" is right exactly when the gold option is displayed first, so accuracy moves with the
+    # order: the std is the population std of the per-order accuracies, recomputed here.
+    import statistics
+    from collections import defaultdict
+
+    hits: dict[str, list[bool]] = defaultdict(list)
+    for r in out.records:
+        if r["attack"] in ("original", "options.order") and r["correct"] is not None:
+            hits[r["group"].get("level", "") if r["attack"] != "original" else "original"].append(r["correct"])
+    accuracies = [sum(v) / len(v) for v in hits.values()]
+    assert len(accuracies) == 3  # orders=3: the original order and two others
+    assert std["options.order"].value == pytest.approx(statistics.pstdev(accuracies))
+    assert std["options.order"].value > 0
 
 
 def test_credibility_rti_of_a_constant_model_is_one(tmp_path) -> None:  # type: ignore[no-untyped-def]
