@@ -102,6 +102,7 @@ class FactoidSuite:
         self._items: list[Item] | None = None
         self._made: dict[tuple[str, str], ClaimAttack] = {}
         self._docs: dict[str, tuple[Document, ...]] = {}
+        self._ctx = ClaimContext()  # its parses are reused when the cases are planned
 
     # -- preparation -----------------------------------------------------------------------
     def items(self) -> list[Item]:
@@ -132,7 +133,8 @@ class FactoidSuite:
         return [(c, gen("distraction", component=c, fabricated=True)) for c in COMPONENTS + ENTITY_TYPES]
 
     def prepare(self, store: Any = None) -> None:
-        ctx = ClaimContext(knowledge=load_knowledge(self.knowledge), attacker=bool(self.attacker))
+        ctx = self._ctx = ClaimContext(knowledge=load_knowledge(self.knowledge),
+                                       attacker=bool(self.attacker))
         flows = []
         for key, generator in self.generators():
             for item in self.items():
@@ -204,13 +206,11 @@ class FactoidSuite:
 
     def _plan(self) -> Iterator[Case]:
         from rattle.attacks.claims.rules import to_question
-        from rattle.nlp.spacy_pos import pipeline
 
-        nlp = pipeline() if self.kind == "forms" else None
         for item in self.items():
             claim = claim_text(item)
             for form in self.forms():
-                text = claim if form == "declarative" else to_question(claim, nlp)
+                text = claim if form == "declarative" else to_question(claim, self._ctx.parse)
                 label = {"claim_true": True, "correction": "", "answers": [], "sent": text}
                 variant = Variant(id=f"{item.id}/original/{form}", parent_id=item.id, item=item,
                                   attack="original", seed=self.seed, target="claim", label=label)

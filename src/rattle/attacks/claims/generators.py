@@ -73,7 +73,7 @@ class ClaimGenerator:
         if isinstance(out, Dropped):
             return out
         if out.declarative is not None and not out.question:
-            out = replace(out, question=rules.to_question(out.declarative, ctx.pipeline()))
+            out = replace(out, question=rules.to_question(out.declarative, ctx.parse))
         limit = rules.sentence_count(ctx.parse(claim))
         why = validate(claim, out, lambda text: rules.sentence_count(ctx.parse(text)) <= limit)
         return Dropped(self.name, why) if why else out
@@ -100,7 +100,7 @@ class ClaimGenerator:
         if self.name == "cloze":
             return rules.cloze(claim, doc, rng)
         if self.name == "question":
-            q = rules.to_question(claim, ctx.pipeline())
+            q = rules.to_question(claim, ctx.parse)
             return ClaimAttack("question", None, q, "", "", 0, True, "", (), {"form": "question"})
         raise ConfigError(f"unknown claim attack {self.name!r}")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,10 +94,10 @@ def sentence_count(doc: Any) -> int:
     return sum(1 for _ in doc.sents)
 
 
-def to_question(text: str, nlp: Any) -> str:
+def to_question(text: str, parse: Callable[[str], Any]) -> str:
     """The yes/no question form of a declarative sentence: the auxiliary moved to the front,
     or do-support for a main verb; ``Is it true that ...?`` when the subject does not open it."""
-    doc = nlp(text)
+    doc = parse(text)
     body = text.strip().rstrip(".!")
     roots = [t for t in doc if t.dep_ == "ROOT"]
     fallback = "Is it true that " + _lower_first(body, doc) + "?"
