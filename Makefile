@@ -14,7 +14,7 @@ TEST_STAMP := $(VENV)/.installed-test
 # resolves to a multi-GB CUDA build.
 TORCH := torch==2.13.0
 
-.PHONY: run test bench lint typecheck clean browser
+.PHONY: run test test-data bench lint typecheck clean browser
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,12 @@ browser:
 
 test: $(TEST_STAMP) browser
 	$(PY) -m pytest -q
+
+# External test data (tests/external-data.json): found in ../shared/external, else in
+# $$RATTLE_TEST_DATA (default ~/.cache/rattle/test-data), else downloaded from the pinned
+# commits and checked against their sha256. Run once on a machine with network access.
+test-data: $(TEST_STAMP)
+	$(PY) -m tests.external_data
 
 bench: $(TEST_STAMP)
 	$(PY) bench/all.py

@@ -5,10 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.external_data import ExternalDataError, locate
+
 ROOT = Path(__file__).resolve().parents[1]
-# CI lays shared/ beside the checkout; RATTLE_SHARED_DIR points elsewhere when it is not.
-SHARED = Path(os.environ.get("RATTLE_SHARED_DIR", ROOT.parent / "shared"))
-EXTERNAL = SHARED / "external"
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -20,7 +19,10 @@ def workspace(tmp_path: Path) -> Path:
 
 
 def external(*parts: str) -> Path:
-    path = EXTERNAL.joinpath(*parts)
-    if not path.exists():
-        raise FileNotFoundError(f"test data {path} is missing: shared/external must sit beside the repo")
-    return path
+    """An external data file from tests/external-data.json (the shared copy, the cache, or
+    downloaded and checked); when none can be had, the test fails with one line saying how
+    to fetch the data."""
+    try:
+        return locate(*parts)
+    except ExternalDataError as exc:
+        pytest.fail(str(exc), pytrace=False)

@@ -10,9 +10,16 @@ from rattle.run.runner import RunConfig, run_suite
 from rattle.suites.ralm import says_conflict, says_unanswerable
 from tests.conftest import external
 
-LITM = str(external("lost-in-the-middle", "qa_data", "nq-open-oracle.jsonl.gz"))
-POISON = str(external("PoisonedRAG", "results", "adv_targeted_results", "nq.json"))
-RGB = str(external("RGB", "data", "en_fact.json"))
+def litm() -> str:
+    return str(external("lost-in-the-middle", "qa_data", "nq-open-oracle.jsonl.gz"))
+
+
+def poison() -> str:
+    return str(external("PoisonedRAG", "results", "adv_targeted_results", "nq.json"))
+
+
+def rgb() -> str:
+    return str(external("RGB", "data", "en_fact.json"))
 
 
 def run(tmp: Path, suite: str, model: str = "scripted/echo", **opts):  # type: ignore[no-untyped-def]
@@ -44,7 +51,7 @@ def test_baseline_and_unanswerable_on_rules(tmp_path: Path) -> None:
 
 
 def test_adversarial_with_poisonedrag_on_litm(tmp_path: Path) -> None:
-    out = run(tmp_path, "ralm.adversarial", "scripted/echo", dataset=LITM, poison=POISON, limit=6,
+    out = run(tmp_path, "ralm.adversarial", "scripted/echo", dataset=litm(), poison=poison(), limit=6,
               attacks="random,provided")
     assert out.run_info["suite_notes"]["poisoned_questions"] == 6
     rads = {m.group["condition"]: m for m in out.metrics if m.name == "rad"}
@@ -58,7 +65,7 @@ def test_adversarial_with_poisonedrag_on_litm(tmp_path: Path) -> None:
 
 
 def test_conflict_on_rgb(tmp_path: Path) -> None:
-    out = run(tmp_path, "ralm.conflict", "scripted/constant?text=conflict", dataset=RGB, limit=5,
+    out = run(tmp_path, "ralm.conflict", "scripted/constant?text=conflict", dataset=rgb(), limit=5,
               k=3)
     m = {x.name: x for x in out.metrics if x.name.startswith("conflict_acc")}
     assert m["conflict_acc_c"].value == 1.0  # always says conflict
@@ -72,7 +79,7 @@ def test_items_without_documents_need_a_corpus(tmp_path: Path) -> None:
     from rattle.errors import DataError
 
     with pytest.raises(DataError) as info:
-        run(tmp_path, "ralm.baseline", dataset=POISON, limit=2)
+        run(tmp_path, "ralm.baseline", dataset=poison(), limit=2)
     assert "--corpus" in str(info.value)
 
 
@@ -102,10 +109,10 @@ def test_retrieval_from_a_corpus(tmp_path: Path) -> None:
 
 @pytest.mark.embedded
 def test_embedded_rad_and_transition_tables_on_poisonedrag(tmp_path: Path) -> None:
-    adv = run(tmp_path, "ralm.adversarial", "embedded", dataset=LITM, poison=POISON, limit=6,
+    adv = run(tmp_path, "ralm.adversarial", "embedded", dataset=litm(), poison=poison(), limit=6,
               attacks="provided")
     assert any(m.name == "rad" and m.group["condition"] == "provided" for m in adv.metrics)
-    con = run(tmp_path, "ralm.conflict", "embedded", dataset=LITM, poison=POISON, limit=6)
+    con = run(tmp_path, "ralm.conflict", "embedded", dataset=litm(), poison=poison(), limit=6)
     names = {m.name for m in con.metrics}
     assert {"a_to_a", "a_to_c", "a_to_u", "conflict_acc_c", "conflict_acc_nc"} <= names
     assert (tmp_path / "ralm.conflict" / "report.html").is_file()
