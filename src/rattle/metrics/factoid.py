@@ -1,4 +1,4 @@
-"""Factoid-attack metrics (factoid-attacks-generative-search-engines.txt, Table 1, Eq. 1, 3, 4).
+"""Factoid-attack metrics (Hu et al. 2024, arXiv:2403.12077, Table 1, Eq. 1, 3, 4).
 
 Rates are fractions with bootstrap CIs that resample original sentences (clusters).
 """

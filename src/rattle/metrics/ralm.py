@@ -1,4 +1,4 @@
-"""RALM metrics (imperfect-retrieval-ralm.txt): unanswerable split, RAD, conflicts, PAR.
+"""RALM metrics (Park & Lee 2024, arXiv:2410.15107): unanswerable split, RAD, conflicts, PAR.
 
 All take ``(cluster, ...)`` tuples; rates are fractions with cluster-bootstrap CIs.
 """

@@ -1,4 +1,5 @@
-"""Factoid suites (paper: factoid-attacks-generative-search-engines.txt, Hu et al. 2024).
+"""Factoid suites (Hu et al. 2024, Evaluating Robustness of Generative Search Engine on
+Adversarial Factoid Questions, Findings of ACL 2024, arXiv:2403.12077).
 
 - ``factoid.attacks``: the seven attacks; Acc-before, Acc-after and ASR (Eq. 1) per attack
   type and overall (Tables 1-2).
@@ -37,13 +38,14 @@ from rattle.items import Document, Edit, Item, Judgement, Query, Response, Varia
 from rattle.judges.claims import (FreeformCase, LLMJudge, RuleJudge, agreement, contradiction,
                                   labelled_cases, verdict)
 from rattle.judges.qa import has_answer
+from rattle.papers import FACTOID
 from rattle.metrics.core import MetricValue, mean, rate
 from rattle.metrics.factoid import asr
 from rattle.seeding import rng_for
 from rattle.suites.base import Case, Record, base_record
 
 log = logging.getLogger(__name__)
-PAPER = "factoid-attacks-generative-search-engines.txt (Hu et al., 2024)"
+PAPER = FACTOID.citation
 Kind = Literal["attacks", "forms", "cloze", "hops", "components"]
 TABLES = {
     "attacks": "Tables 1-2 (Acc-before, Acc-after, ASR per attack)",

@@ -1,6 +1,6 @@
 """``qa.context``: short-answer QA closed-book, with the gold document, and with a distractor.
 
-The RALM paper's prompts (imperfect-retrieval-ralm.txt, Appendix A Table 9 "Normal" and
+The RALM paper's prompts (Park & Lee 2024, arXiv:2410.15107; Appendix A Table 9 "Normal" and
 Appendix B closed QA); documents come from the data (``ctxs``). Accuracy is has-answer (a gold
 alias appears in the reply), with SQuAD EM and F1 beside it.
 """
@@ -15,11 +15,12 @@ from typing import Any
 from rattle.datasets import load_dataset
 from rattle.items import Document, Item, Query, Response, Variant, original
 from rattle.judges.qa import QAJudge
+from rattle.papers import RALM
 from rattle.metrics.core import MetricValue, rate
 from rattle.registry import register
 from rattle.suites.base import Case, Record, base_record, cluster, label_mean
 
-PAPER = "imperfect-retrieval-ralm.txt (Park & Lee, TACL 2024)"
+PAPER = RALM.citation
 # RALM Appendix A, Table 9 "Normal" (line breaks added between the parts).
 NORMAL_PROMPT = (
     "Documents:\n{documents}\n\nUse the above documents to answer the subsequent question. "

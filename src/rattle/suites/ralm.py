@@ -1,4 +1,5 @@
-"""RALM suites (paper: imperfect-retrieval-ralm.txt, Park & Lee, TACL 2024).
+"""RALM suites (Park & Lee 2024, Toward Robust RALMs: Revealing the Impact of Imperfect
+Retrieval on Retrieval-Augmented Language Models, TACL 2024, arXiv:2410.15107).
 
 - ``ralm.baseline``: closed-book and retrieval-augmented QA (Tables 11-12): accuracy, EM, F1.
 - ``ralm.unanswerable``: the Unans prompt on the top-k; Acc, Acc(ans), Acc(unans) (Fig. 2),
@@ -29,13 +30,14 @@ from rattle.datasets import load_dataset
 from rattle.errors import ConfigError, DataError
 from rattle.items import Document, Item, Judgement, Query, Response, Variant
 from rattle.judges.qa import exact_match, f1, has_answer
+from rattle.papers import RALM
 from rattle.metrics.core import MetricValue, rate
 from rattle.metrics.ralm import par, rad, transitions, unanswerable_split
 from rattle.seeding import rng_for
 from rattle.suites.base import Case, Record, base_record, cluster, label_mean
 
 log = logging.getLogger(__name__)
-PAPER = "imperfect-retrieval-ralm.txt (Park & Lee, TACL 2024)"
+PAPER = RALM.citation
 TOP_K = 5  # paper §4.1: the top five documents
 
 # Paper Appendix A, Table 9 (line breaks added between the parts), and Appendix B closed QA.

@@ -1,4 +1,5 @@
-"""RCC suites (paper: rcc-robustness-consistency-credibility.txt).
+"""RCC suites (Ye et al. 2023, Assessing Hidden Risks of LLMs: An Empirical Study on Robustness,
+Consistency, and Credibility, arXiv:2305.10235).
 
 - ``rcc.robustness``: character, word and visual noise on the passage (or the question when
   there is none); error rate (Eq. 9) and answer-change rate (Eq. 10) per attack and level.
@@ -18,6 +19,7 @@ from rattle.datasets import load_dataset
 from rattle.errors import ConfigError
 from rattle.items import Item, Judgement, Query, Response, Variant, original
 from rattle.judges.choice import ChoiceJudge
+from rattle.papers import RCC
 from rattle.metrics.core import MetricValue, RateCounts, complement, rate
 from rattle.metrics.rcc import (
     RTI_RATES,
@@ -35,7 +37,7 @@ from rattle.seeding import canonical, rng_for
 from rattle.suites.base import Case, Record, base_record, cluster
 from rattle.suites.rcc_protocol import multi_turn, single_turn
 
-PAPER = "rcc-robustness-consistency-credibility.txt (Ye et al. 2023)"
+PAPER = RCC.citation
 # The RCC attacker draws each variant's word-selection rate from {0.1, ..., 1.0}
 # (reference-implementations.md §2.5: p = randint(1, 11) / 10).
 RATES: tuple[float, ...] = RTI_RATES
