@@ -122,6 +122,22 @@ def test_list_and_suites() -> None:
     assert code == 2
     code, out = invoke("suites")
     assert code == 0 and "rcc.credibility" in out and "Ye et al." in out
+    # Papers are cited as papers (title, authors, year, arXiv id), never by a file name.
+    assert ".txt" not in out
+    for arxiv in ("arXiv:2305.10235", "arXiv:2403.12077", "arXiv:2410.15107"):
+        assert arxiv in out
+    assert "Toward Robust RALMs" in out and "Hu et al. (2024)" in out
+
+
+def test_tables_and_summary_show_the_model_name_not_its_cache_identity(tmp_path: Path) -> None:
+    code, out = invoke("run", "qa.context", "--model", "scripted/constant?text=Paris", "--limit",
+                       "2", "--out", str(tmp_path / "r"), "--workspace", str(tmp_path / "w"))
+    assert code == 0 and "scripted/constant?text=Paris" in out
+    run = json.loads((tmp_path / "r" / "metrics.json").read_text())["run"]
+    assert run["model"] == "scripted/constant?text=Paris"
+    assert run["model_identity"] == 'scripted/constant?{"text":"Paris"}'
+    html = (tmp_path / "r" / "report.html").read_text()
+    assert "scripted/constant?text=Paris" in html and "{&quot;text&quot;" not in html
 
 
 def test_report_rerenders_without_models(tmp_path: Path) -> None:

@@ -49,4 +49,5 @@ def test_quick_suite_end_to_end(tmp_path: Path) -> None:
     records = [json.loads(x) for x in (tmp_path / "r" / "results.jsonl").read_text().splitlines()]
     assert records and any(r["response"].strip() for r in records)
     run = json.loads((tmp_path / "r" / "metrics.json").read_text())["run"]
-    assert "smollm2" in run["model"] and run["requests_sent"] > 0
+    assert run["model"] == "embedded (SmolLM2-135M-Instruct Q4_1)"
+    assert "smollm2" in run["model_identity"] and run["requests_sent"] > 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -53,6 +54,47 @@ def test_sigkill_loop_across_phases(tmp_path: Path) -> None:
         subprocess.run(rattle_cmd(url, ws, out), check=True, env=env, capture_output=True)
         assert (out / "results.jsonl").read_bytes() == (reference / "results.jsonl").read_bytes()
         assert stored(ws) == total
+    finally:
+        server.kill()
+        server.wait()
+
+
+@pytest.mark.slow
+def test_forced_kill_after_requests_and_mid_outputs_resumes_without_asking(
+        tmp_path: Path) -> None:
+    """The window the random loop only hits by chance: every request stored, the run folder
+    not (or not completely) written. The rerun sends nothing and writes the same files."""
+    server, url, log = start_server(tmp_path, latency=0.0)
+    env = {**os.environ, "OPENAI_API_KEY": "unused"}
+    try:
+        reference = tmp_path / "reference"
+        subprocess.run(rattle_cmd(url, tmp_path / "ws-ref", reference), check=True, env=env,
+                       capture_output=True)
+        total = metrics_run(reference)["requests_total"]
+        for point in ("after-requests", "mid-outputs"):
+            ws, out = tmp_path / f"ws-{point}", tmp_path / f"out-{point}"
+            killed = subprocess.run(rattle_cmd(url, ws, out), env={**env, "RATTLE_FAULT_KILL_AT": point},
+                                    capture_output=True)
+            assert killed.returncode == -signal.SIGKILL, killed.stderr[-500:]
+            assert stored(ws) == total
+            if point == "after-requests":
+                assert not (out / "results.jsonl").exists()
+            else:
+                assert (out / "metrics.json").exists() and not (out / "report.html").exists()
+            asked = lines(log)
+            subprocess.run(rattle_cmd(url, ws, out), check=True, env=env, capture_output=True)
+            assert lines(log) == asked  # nothing sent again
+            run = metrics_run(out)
+            assert run["requests_sent"] == 0 and run["requests_cached"] == total
+            for name in ("results.jsonl", "metrics.csv"):
+                assert (out / name).read_bytes() == (reference / name).read_bytes(), name
+            assert (json.loads((out / "metrics.json").read_text())["metrics"]
+                    == json.loads((reference / "metrics.json").read_text())["metrics"])
+            tables = sorted(p.name for p in (reference / "tables").iterdir())
+            assert tables and sorted(p.name for p in (out / "tables").iterdir()) == tables
+            for name in tables:
+                assert (out / "tables" / name).read_bytes() == (reference / "tables" / name).read_bytes()
+            assert (out / "report.html").is_file()
     finally:
         server.kill()
         server.wait()

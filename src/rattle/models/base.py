@@ -114,6 +114,9 @@ class Model(Protocol):
     """What every backend provides. ``identity`` must change whenever outputs could change."""
 
     identity: str
+    #: the name tables, reports and the summary show ("openai/gpt-4o-mini"); the cache
+    #: identity stays in metrics.json (``run.model_identity``)
+    display_name: str
     #: how many requests the executor hands over in one ``generate`` call
     batch_size: int
     #: how many ``generate`` calls the executor may run at once

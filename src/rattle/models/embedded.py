@@ -59,6 +59,7 @@ class LlamaCppModel:
         path: Path,
         *,
         label: str,
+        display_name: str = "",
         n_ctx: int = 4096,
         n_threads: int | None = None,
         n_batch: int = 512,
@@ -73,6 +74,7 @@ class LlamaCppModel:
         self.identity = request_identity(
             "llamacpp", label, {"file": path.name, "size": stat.st_size, "n_ctx": n_ctx}
         )
+        self.display_name = display_name or f"llamacpp/{path.name}"
         self.batch_size = 16
         self.concurrency = 1
         self._llm: Any = None
@@ -242,6 +244,7 @@ def embedded(name: str, options: dict[str, str], **settings: Any) -> LlamaCppMod
     if name:
         raise ConfigError("'embedded' takes no model name; use llamacpp/<path.gguf> for others")
     return LlamaCppModel(embedded_gguf_path(), label="smollm2-135m-instruct-q4_1",
+                         display_name="embedded (SmolLM2-135M-Instruct Q4_1)",
                          **_kwargs(options, settings))
 
 

@@ -117,6 +117,7 @@ class OpenAIModel:
         self.max_backoff_s = max_backoff_s
         self.extra_body = dict(extra_body or {})
         self.identity = request_identity("openai", model, {"base_url": self.base_url})
+        self.display_name = f"openai/{model}"
         self.batch_size = 1
         self.concurrency = max(1, concurrency)
         self.retries = 0

@@ -101,6 +101,8 @@ class ScriptedModel:
         for k in ("latency_ms", "error_rate"):
             ident_opts.pop(k, None)
         self.identity = request_identity("scripted", script, ident_opts)
+        shown = "&".join(f"{k}={v}" for k, v in sorted(options.items()))
+        self.display_name = f"scripted/{script}" + (f"?{shown}" if shown else "")
         self.batch_size = 256
         self.concurrency = 64 if self.latency_s > 0 else 1
         self.calls = 0

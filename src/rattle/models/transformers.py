@@ -34,6 +34,7 @@ class TransformersModel:
         self.identity = request_identity(
             "transformers", path, {k: v for k, v in options.items() if k != "device"}
         )
+        self.display_name = f"transformers/{Path(path).name or path}"
         self.batch_size = 8
         self.concurrency = 1
         self._lock = threading.Lock()

@@ -70,6 +70,7 @@ class RayBackend:
                 raise BackendError(f"cannot reach the Ray cluster at {address}: {exc}") from None
         local = load_model(spec, **settings)  # identity and batching, checked on the driver
         self.identity = local.identity
+        self.display_name = local.display_name
         self.batch_size = local.batch_size
         self.spec = spec
         self.settings = settings

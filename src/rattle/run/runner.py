@@ -126,6 +126,19 @@ def build_system(config: RunConfig) -> Any:
     return entry.factory(model, **opts)
 
 
+FAULT_ENV = "RATTLE_FAULT_KILL_AT"
+
+
+def fault_point(name: str) -> None:
+    """Fault injection for the reliability tests: SIGKILL this process at ``name`` when
+    ``$RATTLE_FAULT_KILL_AT`` says so ("after-requests": every answer stored, no output file
+    final yet; "mid-outputs": results and metrics.json written, the rest not)."""
+    if os.environ.get(FAULT_ENV) == name:
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
 def _write_atomic(path: Path, write: Callable[[Any], None]) -> None:
     tmp = path.with_name(path.name + ".tmp")
     with tmp.open("w", encoding="utf-8") as fh:
@@ -200,8 +213,10 @@ def run_suite(
         "id": run_id,
         "suite": suite.name,
         "paper": suite.paper,
-        "model": getattr(system.backend, "identity", config.model),
-        "system": system.identity,
+        "model": system.backend.display_name,
+        "model_identity": system.backend.identity,
+        "system": config.system,
+        "system_identity": system.identity,
         "dataset": list(suite.datasets),
         "seed": config.seed,
         "rattle_version": __version__,
@@ -218,6 +233,7 @@ def run_suite(
         est_completion = stats.requests_sent * config.max_tokens
         info["estimated_cost_usd"] = cost(price, est_prompt, est_completion)
         return RunOutcome(run_dir, run_id, [], stats, info, True, est_prompt + est_completion)
+    fault_point("after-requests")
     os.replace(sink.path, run_dir / "results.jsonl")
     rejudge = getattr(suite, "rejudge", None) if getattr(suite, "rejudges", False) else None
     rejudged: list[Record] | None = None
@@ -409,6 +425,7 @@ def write_run(run_dir: Path, info: dict[str, Any], records: list[Record] | None,
     payload = {"run": info, "metrics": [m.as_dict() for m in metrics]}
     _write_atomic(run_dir / "metrics.json",
                   lambda fh: fh.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n"))
+    fault_point("mid-outputs")
     _write_atomic(run_dir / "metrics.csv", lambda fh: write_csv(metrics, fh))
     from rattle.report.paper_tables import paper_tables
 

@@ -95,6 +95,7 @@ class HttpBackend:
         self.timeout_s = timeout_s
         self.max_retries = max_retries
         self.identity = f"http[{url}|{answer_path}|{citations_path or ''}]"
+        self.display_name = f"http {url}"
         self.batch_size = 1
         self.concurrency = concurrency
         self._client: Any = None
