@@ -23,7 +23,8 @@ import time
 from pathlib import Path
 
 from rattle.datasets import BUILTIN
-from rattle.run.runner import RunConfig, build_suite, build_system, run_suite
+from rattle.run.config import build_suite, build_system
+from rattle.run.runner import RunConfig, run_suite
 
 # Variants per attack and item: 20 gives 317 cases per item, so a million cases come from
 # 3,200 items and the run's memory, not the dataset's, is what the peak RSS shows.

@@ -63,7 +63,12 @@ def test_dry_run_sends_nothing(tmp_path: Path) -> None:
         (["run", "nosuch.suite", "--model", "scripted/echo"], "unknown suite 'nosuch.suite'"),
         (["run", "--model", "scripted/echo", "--dataset", "missing.jsonl"], "no such dataset"),
         (["run", "--model", "scripted/echo", "--param", "oops"], "key=value"),
-        (["run", "--model", "scripted/echo", "--param", "bogus=1"], "bad option"),
+        (["run", "--model", "scripted/echo", "--param", "bogus=1"],
+         "suite quick: unknown option 'bogus'; valid options: dataset (str?), limit (int?)"),
+        (["run", "rcc.robustness", "--model", "scripted/echo", "--param", "samples=many"],
+         "suite rcc.robustness: option samples='many' is not a valid int"),
+        (["run", "--model", "scripted/echo?txt=1"],
+         "model scripted/echo?txt=1: unknown option 'txt'; valid options: text (str)"),
         (["run", "--system", "http", "--model", "scripted/echo"], "--system http needs --url"),
     ],
 )

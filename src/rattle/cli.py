@@ -153,9 +153,13 @@ def run(
 
 @app.command("list")
 def list_(kind: Annotated[str | None, typer.Argument(help="perturbation, attack, model, "
-                                                       "system, judge, metric or suite")] = None) -> None:
-    """List what is registered, with one-line docs."""
+                                                       "system, judge, metric, suite, retriever, "
+                                                       "dataset_format or executor")] = None,
+          brief: Annotated[bool, typer.Option(help="Names and docs only, no options.")] = False,
+          ) -> None:
+    """List what is registered, with one-line docs and each entry's typed options."""
     from rattle import registry
+    from rattle.options import option_specs
 
     kinds = registry.KINDS if kind is None else (kind,)
     if kind is not None and kind not in registry.KINDS:
@@ -168,6 +172,10 @@ def list_(kind: Annotated[str | None, typer.Argument(help="perturbation, attack,
         typer.echo(f"{k}s:")
         for e in entries:
             typer.echo(f"  {e.qualified:<24} {e.doc}")
+            if brief or k == "metric":  # metrics are functions of records, not configured
+                continue
+            for spec in option_specs(e.factory):
+                typer.echo(f"      {spec.describe()}")
 
 
 @app.command()
@@ -177,23 +185,20 @@ def suites() -> None:
 
     for e in registry.entries("suite"):
         suite = e.factory()
-        typer.echo(f"{e.name}  ({suite.paper})\n  {e.doc}\n  produces: "
-                   f"{getattr(suite, 'tables', 'metrics.json, report.html')}\n")
+        typer.echo(f"{e.name}  ({suite.paper})\n  {e.doc}\n  produces: {suite.tables}\n")
 
 
 @app.command()
 def report(run_dir: Annotated[Path, typer.Argument(help="A finished run folder.")]) -> None:
     """Re-render metrics.csv and report.html of a run folder without calling any model."""
-    from rattle.report.load import load_run
-    from rattle.run.runner import write_run
+    from rattle.report.render import rerender
 
     try:
-        loaded = load_run(run_dir)
-        write_run(run_dir, loaded.info, None, loaded.metric_values)
+        page = rerender(run_dir)
     except RattleError as exc:
         _err(str(exc))
         raise typer.Exit(2) from None
-    typer.echo(str(run_dir / "report.html"))
+    typer.echo(str(page))
 
 
 @app.command()

@@ -142,6 +142,19 @@ def original(item: Item) -> Variant:
     return Variant(id=f"{item.id}/original", parent_id=item.id, item=item)
 
 
+def derived(item: Item, variant_id: str, *, documents: tuple[Document, ...] | None = None,
+            attack: str = "original", version: int = 0,
+            params: Mapping[str, Any] | None = None, seed: int = 0, target: Target = "none",
+            edits: tuple[Edit, ...] = (), label: Mapping[str, Any] | None = None) -> Variant:
+    """A variant a suite builds itself (a condition, a document set, a generated claim),
+    as opposed to one from a registered perturbation: ``attack`` and ``version`` name what
+    made it (``original``, version 0, when the item's text is unchanged)."""
+    shown = item if documents is None else _evolve(item, documents=tuple(documents))
+    return Variant(id=variant_id, parent_id=item.id, item=shown, attack=attack,
+                   version=version, params=dict(params or {}), seed=seed, target=target,
+                   edits=edits, label=dict(label or {}))
+
+
 def _evolve(obj: _T, **changes: Any) -> _T:
     """``dataclasses.replace`` for these frozen types (no ``__post_init__``), at a tenth of the
     cost: perturbations copy an item per variant, millions of times."""

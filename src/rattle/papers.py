@@ -36,3 +36,11 @@ FACTOID = Paper("factoid", "Evaluating Robustness of Generative Search Engine on
 RALM = Paper("ralm", "Toward Robust RALMs: Revealing the Impact of Imperfect Retrieval on "
              "Retrieval-Augmented Language Models", "Park & Lee", 2024, "TACL 2024", "2410.15107")
 PAPERS = {p.key: p for p in (RCC, FACTOID, RALM)}
+
+# The factoid paper's names of its attacks (Figure 1, Table 2), for tables.
+FACTOID_ATTACK_TITLES = {
+    "multihop": "Multihop Extension", "temporal": "Temporal Modification",
+    "semantic": "Semantic Replacement", "distraction": "Distraction Injection",
+    "exaggeration": "Facts Exaggeration", "reversal": "Facts Reversal",
+    "numerical": "Numerical Manipulation", "cloze": "Cloze Test", "question": "Question form",
+}

@@ -38,7 +38,7 @@ def test_bad_cli_values(tmp_path: Path) -> None:
     assert code == 2 and "--max-unmeasured" in out
     code, out = invoke("run", "rcc.robustness", "--model", "scripted/echo", "--param",
                        "protocol=telepathy", "--workspace", str(tmp_path / "w"))
-    assert code == 2 and "protocol must be multi, single or loglik" in out
+    assert code == 2 and "option protocol='telepathy' is not a valid multi|single|loglik" in out
 
 
 def test_unknown_format(tmp_path: Path) -> None:

@@ -84,8 +84,10 @@ def test_injected_markup_never_runs(tmp_path: Path) -> None:
 def test_each_suite_family_renders_without_console_errors(tmp_path: Path, suite: str) -> None:
     args = ["run", suite, "--model", "scripted/constant?text=(A)", "--out", str(tmp_path / "r"),
             "--workspace", str(tmp_path / "ws"), "--max-unmeasured", "1"]
+    if suite == "rcc.robustness":
+        args += ["--param", "samples=1"]
     if suite.startswith("rcc"):
-        args += ["--param", "samples=1", "--limit", "4"]
+        args += ["--limit", "4"]
     if suite.startswith("factoid"):
         args[3] = "scripted/constant?text=No."  # a verdict, so ASR is measured and charted
         args += ["--limit", "4"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rattle.run.runner import RunConfig, run_suite
-from rattle.suites.rcc import rcc_metrics
+from rattle.metrics.rcc import rcc_metrics
 
 
 def run(tmp_path, suite: str, model: str, **opts):  # type: ignore[no-untyped-def]
@@ -111,7 +111,7 @@ def test_loglik_needs_a_scoring_backend(tmp_path) -> None:  # type: ignore[no-un
 
 
 def test_streaming_robustness_metrics_equal_the_list_version(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from rattle.suites.rcc import RobustnessStream
+    from rattle.metrics.rcc import RobustnessStream
 
     out = run(tmp_path, "rcc.robustness", "scripted/echo?error_rate=0.1", samples=2)
     records = out.records

@@ -10,7 +10,7 @@ NQ-open, TriviaQA, WebQuestions and PopQA from the Hugging Face hub (network acc
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable
 from itertools import islice
 from pathlib import Path
 
@@ -23,12 +23,6 @@ BUILTIN = {
     "mini-qa": DATA_DIR / "mini_qa.jsonl",
     "factoid-claims": DATA_DIR / "factoid_claims.jsonl",
 }
-
-
-def _rcc_formats() -> tuple[str, ...]:
-    from rattle.datasets.rcc_convert import FORMATS
-
-    return FORMATS
 
 
 def _sniff(path: Path) -> str:
@@ -78,45 +72,46 @@ def _first_row_has(path: Path, keys: tuple[str, ...]) -> bool:
     return False
 
 
+def _prefixed(spec: str) -> tuple[str, str] | None:
+    """``<format>:<path>`` with a registered format (``aqua:AQuA.jsonl``), else None."""
+    from rattle import registry
+
+    fmt, sep, rest = spec.partition(":")
+    name = fmt.lower().replace("-", "").replace("_", "")
+    if not sep or not rest or len(fmt) < 2:  # "C:\\..." and plain paths are not prefixes
+        return None
+    known = {e.name for e in registry.entries("dataset_format")}
+    return (name, rest) if name in known else None
+
+
 def load_dataset(spec: str, *, limit: int | None = None, skip_invalid: bool = False,
                  skipped: list[str] | None = None) -> list[Item]:
+    """Items of a built-in set, a file in a recognised format, ``<format>:<path>`` or
+    ``<name>:hub``; ``skipped`` collects the lines ``skip_invalid`` skipped."""
+    from rattle import registry
+
     fmt, sep, rest = spec.partition(":")
     if sep and rest == "hub":
         from rattle.datasets.rag import read_hub_qa
 
         return list(read_hub_qa(fmt, limit=limit))
-    if sep and fmt.lower().replace("-", "").replace("_", "") in _rcc_formats():
-        from rattle.datasets.rcc_convert import convert
-
-        return convert(fmt, rest, limit=limit)
+    prefixed = _prefixed(spec)
+    if prefixed is not None:
+        name, source = prefixed
+        reader = registry.get("dataset_format", name).factory
+        items = list(reader(Path(source), limit=limit, skip_invalid=skip_invalid,
+                            skipped=skipped))
+        return items
     path = BUILTIN.get(spec, Path(spec))
     if not path.exists():
         raise DataError(f"no such dataset file or built-in set {spec!r}",
                         fix="pass a path, or one of: " + ", ".join(sorted(BUILTIN)))
     kind = _sniff(path)
-    items: Iterator[Item]
     dataset = spec if spec in BUILTIN else None
-    if kind == "rcc":
-        from rattle.datasets.rcc import read_primitive
-
-        items = iter(read_primitive(path, dataset=dataset))
-    elif kind == "rgb":
-        from rattle.datasets.rag import read_rgb
-
-        items = read_rgb(path, dataset=dataset)
-    elif kind == "poisonedrag":
-        from rattle.datasets.rag import read_poisonedrag
-
-        items = read_poisonedrag(path, dataset=dataset)
-    elif kind == "claims":
-        from rattle.datasets.claims import read_claims
-
-        items = read_claims(path, dataset=dataset, skip_invalid=skip_invalid, skipped=skipped)
-    else:
-        from rattle.datasets.qa import read_dpr
-
-        items = read_dpr(path, dataset=dataset, skip_invalid=skip_invalid, skipped=skipped)
-    out = list(islice(items, limit) if limit is not None else items)
+    reader = registry.get("dataset_format", kind).factory
+    found: Iterable[Item] = reader(path, dataset=dataset, skip_invalid=skip_invalid,
+                                   skipped=skipped, limit=limit)
+    out = list(islice(found, limit) if limit is not None else found)
     if not out:
         raise DataError("the dataset has no items", path=str(path))
     return out

@@ -160,3 +160,12 @@ def complement(name: str, metric: MetricValue) -> MetricValue:
 def accuracy(outcomes: Iterable[tuple[Hashable, bool | None]], **kw: Any) -> MetricValue:
     """Share of measured cases judged correct."""
     return rate("accuracy", outcomes, **kw)
+
+
+def label_mean(name: str, records: Sequence[Mapping[str, Any]], group: Mapping[str, Any],
+               seed: int = 0) -> MetricValue:
+    """Mean of a judge label (``em``, ``f1``) over measured records, clustered by item."""
+    from rattle.records import cluster
+
+    return mean(name, [(cluster(r), None if r["correct"] is None else float(r["labels"][name]))
+                       for r in records], group=group, seed=seed)

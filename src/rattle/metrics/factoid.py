@@ -10,7 +10,9 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rattle.metrics.core import MetricValue, bootstrap_ci, mean
+from rattle.metrics.core import MetricValue, bootstrap_ci, mean, rate
+from rattle.papers import FACTOID_ATTACK_TITLES as TITLES
+from rattle.records import Record, cluster
 from rattle.registry import register
 
 
@@ -81,12 +83,12 @@ def citation_metrics(answers: Iterable[tuple[Hashable, Sequence[Statement]]],
     """Citation recall and precision (Eq. 3-4), averaged over answers."""
     rec: list[tuple[Hashable, float]] = []
     prec: list[tuple[Hashable, float]] = []
-    for cluster, statements in answers:
+    for key, statements in answers:
         r, p = answer_citation_scores(statements, relevant_only=relevant_only)
         if r is not None:
-            rec.append((cluster, r))
+            rec.append((key, r))
         if p is not None:
-            prec.append((cluster, p))
+            prec.append((key, p))
     suffix = "_relevant" if relevant_only else ""
     return [mean(f"citation_recall{suffix}", rec, group=group, seed=seed),
             mean(f"citation_precision{suffix}", prec, group=group, seed=seed)]
@@ -97,3 +99,83 @@ def factscore(answers: Iterable[tuple[Hashable, Sequence[bool]]],
     """FActScore, factoid Eq. 2: the mean over answers that respond (have atomic facts) of the
     share of their atomic facts supported by the knowledge source."""
     return mean("factscore", [(c, sum(s) / len(s)) for c, s in answers if s], group=group, seed=seed)
+
+
+def factoid_metrics(kind: str, records: Sequence[Record], *, seed: int = 0,
+                    notes: dict[str, Any] | None = None) -> list[MetricValue]:
+    """Every metric of one factoid experiment: Acc-before/after and ASR (Eq. 1) overall and
+    per attack (or form, hop count, component), cloze accuracy, contradictions, quality."""
+    out: list[MetricValue] = []
+    originals = {(r["item_id"], r["group"]["form"]): r["correct"] for r in records
+                 if r["group"]["original"]}
+    attacks = [r for r in records if not r["group"]["original"]]
+
+    def rows(rs: Sequence[Record]) -> list[tuple[str, bool | None, bool | None]]:
+        # Eq. 1: I_i from the original in the same form (declarative for question-only attacks)
+        return [(cluster(r), originals.get((r["item_id"], r["group"]["form"]),
+                                       originals.get((r["item_id"], "declarative"))), r["correct"])
+                for r in rs]
+
+    by_form: dict[str, list[Record]] = defaultdict(list)
+    for r in records:
+        if r["group"]["original"]:
+            by_form[r["group"]["form"]].append(r)
+    for form, rs in sorted(by_form.items()):
+        out.append(rate("acc_before", [(cluster(r), r["correct"]) for r in rs], group={"form": form}, seed=seed))
+    # The cloze test is scored on its own (Table 3), not as an attack on the claim.
+    answer_attacks = [r for r in attacks if r["attack"] == "claims.cloze"]
+    scored = [r for r in attacks if r["attack"] != "claims.cloze"]
+    out.append(rate("acc_after", [(cluster(r), r["correct"]) for r in scored], group={}, seed=seed))
+    out.append(asr(rows(scored), group={}, seed=seed))
+    keys = {"attacks": ("attack",), "forms": ("attack", "form"), "cloze": ("attack",),
+            "hops": ("setting", "hops"), "components": ("component",)}[kind]
+    groups: dict[tuple[Any, ...], list[Record]] = defaultdict(list)
+    for r in scored:
+        groups[tuple(r["group"].get(k) for k in keys)].append(r)
+    for values, rs in sorted(groups.items(), key=lambda kv: tuple(str(v) for v in kv[0])):
+        g = dict(zip(keys, values, strict=True))
+        if "attack" in g:
+            g["title"] = TITLES.get(str(g["attack"]).removeprefix("claims."), g["attack"])
+        out.append(asr(rows(rs), group=g, seed=seed))
+        out.append(rate("acc_after", [(cluster(r), r["correct"]) for r in rs], group=g, seed=seed))
+    if kind == "forms":
+        for form in ("declarative", "question"):
+            rs = [r for r in scored if r["group"]["form"] == form]
+            out.append(asr(rows(rs), group={"form": form}, seed=seed))
+    if answer_attacks:
+        out.append(rate("cloze_accuracy", [(cluster(r), r["correct"]) for r in answer_attacks], group={}, seed=seed))
+    wrong_false = [r for r in scored if r["claim_true"] is False and r["correct"] is False]
+    if wrong_false:
+        out.append(rate("contradiction_rate", [(cluster(r), bool(r["labels"].get("contradiction")))
+                                               for r in wrong_false], group={}, seed=seed))
+    out.extend(quality_metrics(records, seed=seed))
+    agree = (notes or {}).get("judge_agreement")
+    if agree:
+        out.append(MetricValue("judge_agreement", agree["accuracy"], None, None,
+                               agree["labelled_replies"], 0,
+                               {"judge": (notes or {}).get("judge", ""), "kappa": agree["kappa"]}))
+    return out
+
+
+def quality_metrics(records: Sequence[Record], *, seed: int = 0) -> list[MetricValue]:
+    """FActScore, citation recall/precision, reference rate, fluency and utility per form."""
+    scored = [r for r in records if r.get("quality")]
+    if not scored:
+        return []
+    out: list[MetricValue] = []
+    for form in sorted({r["group"]["form"] for r in scored}):
+        rs = [r for r in scored if r["group"]["form"] == form]
+        g = {"form": form, "judge": rs[0]["quality"].get("judge", "")}
+        out.append(factscore([(cluster(r), r["quality"]["facts"]) for r in rs], group=g, seed=seed))
+        cited = [r for r in rs if r["citations"]]
+        if cited:
+            out.extend(citation_metrics(
+                [(cluster(r), [Statement(s["text"], tuple(s["citations"]), tuple(s["supports"]))
+                           for s in r["quality"]["statements"]]) for r in cited], group=g, seed=seed))
+        out.append(rate("reference_rate", [(cluster(r), bool(r["citations"]) or bool(r["quality"].get("links")))
+                                           for r in rs], group=g, seed=seed))
+        for name in ("fluency", "utility"):
+            values = [(cluster(r), r["quality"].get(name)) for r in rs]
+            if any(v is not None for _, v in values):
+                out.append(mean(name, values, group=g, seed=seed))
+    return out

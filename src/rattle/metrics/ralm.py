@@ -1,14 +1,17 @@
-"""RALM metrics (Park & Lee 2024, arXiv:2410.15107): unanswerable split, RAD, conflicts, PAR.
+"""RALM metrics (Park & Lee 2024, arXiv:2410.15107): unanswerable split, RAD, conflicts, PAR,
+and each experiment's metric table (``ralm_metrics``).
 
 All take ``(cluster, ...)`` tuples; rates are fractions with cluster-bootstrap CIs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections import defaultdict
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
-from rattle.metrics.core import MetricValue, rate
+from rattle.metrics.core import MetricValue, label_mean, rate
+from rattle.records import Record, cluster, cluster_key
 from rattle.registry import register
 
 Row = tuple[Hashable, bool | None]
@@ -56,3 +59,66 @@ def transitions(rows: Iterable[tuple[Hashable, bool, bool]],
     a_c = rate("a_to_c", [(c, (not g) and k) for c, g, k in data], group=group, seed=seed)
     a_u = rate("a_to_u", [(c, (not g) and not k) for c, g, k in data], group=group, seed=seed)
     return [a_a, a_c, a_u]
+
+
+def ralm_metrics(kind: str, records: Sequence[Record], *, seed: int = 0) -> list[MetricValue]:
+    """Every metric of one RALM experiment (baseline, unanswerable, adversarial,
+    adversarial_unanswerable, conflict) per dataset, prompt and condition."""
+    out: list[MetricValue] = []
+    by: dict[tuple[str, str, str], list[Record]] = defaultdict(list)
+    for r in records:
+        by[(r["dataset"], r["group"]["prompt"], r["group"]["condition"])].append(r)
+    datasets = sorted({d for d, _, _ in by})
+    for (dataset, prompt, condition), rs in sorted(by.items()):
+        g = {"dataset": dataset, "prompt": prompt, "condition": condition}
+        out.append(rate("accuracy", [(cluster(r), r["correct"]) for r in rs], group=g, seed=seed))
+        if prompt in ("normal", "closed"):
+            out.append(label_mean("em", rs, g, seed))
+            out.append(label_mean("f1", rs, g, seed))
+        if prompt == "unans" and condition == "clean":
+            out.append(rate("acc_ans", [(cluster(r), r["correct"]) for r in rs
+                                        if r["group"]["answerable"]], group=g, seed=seed))
+            out.append(rate("acc_unans", [(cluster(r), r["correct"]) for r in rs
+                                          if not r["group"]["answerable"]], group=g, seed=seed))
+            out.extend(unanswerable_split(
+                [(cluster(r), r["labels"].get("says_unanswerable", False),
+                  r["labels"].get("has_gold", False), r["correct"] is not None)
+                 for r in rs if not r["group"]["answerable"]], group=g, seed=seed))
+        if prompt == "normal" and condition == "clean" and kind == "unanswerable":
+            out.append(par([(cluster(r), r["correct"]) for r in rs
+                            if not r["group"]["answerable"]], group=g, seed=seed))
+    for dataset in datasets:
+        def rows(prompt: str, condition: str, dataset: str = dataset) -> dict[str, Record]:
+            return {r["item_id"]: r for r in by.get((dataset, prompt, condition), [])}
+
+        if kind in ("adversarial", "adversarial_unanswerable"):
+            prompt = "normal" if kind == "adversarial" else "unans"
+            clean = rows(prompt, "clean")
+            added_kinds = sorted({c for d, p, c in by if d == dataset and p == prompt and c != "clean"})
+            for added in added_kinds:
+                other = rows(prompt, added)
+                splits: list[tuple[str, bool | None]] = [("all", None)]
+                if kind == "adversarial_unanswerable":
+                    splits += [("answerable", True), ("unanswerable", False)]
+                for split, flag in splits:
+                    chosen = [(cluster_key(dataset, i), clean[i]["correct"], other[i]["correct"])
+                              for i in sorted(other) if i in clean
+                              and (flag is None or clean[i]["group"]["answerable"] == flag)]
+                    out.append(rad(chosen, group={"dataset": dataset, "prompt": prompt,
+                                                  "condition": added, "split": split}, seed=seed))
+        if kind == "conflict":
+            nc = list(rows("conflict", "clean").values())
+            c = list(rows("conflict", "conflict").values())
+            g = {"dataset": dataset, "prompt": "conflict"}
+            out.append(rate("conflict_acc_c", [(cluster(r), r["correct"]) for r in c], group=g, seed=seed))
+            out.append(rate("conflict_acc_nc", [(cluster(r), r["correct"]) for r in nc], group=g, seed=seed))
+            out.append(rate("conflict_acc", [(cluster(r), r["correct"]) for r in [*c, *nc]],
+                            group=g, seed=seed))
+            clean_n = rows("normal", "clean")
+            added_n = rows("normal", "conflict")
+            ara = [added_n[i] for i in sorted(added_n) if i in clean_n
+                   and clean_n[i]["correct"] is True and added_n[i]["correct"] is not None]
+            out.extend(transitions([(cluster(r), r["labels"]["has_gold"],
+                                     r["labels"]["has_conflict_answer"]) for r in ara],
+                                   group={"dataset": dataset, "prompt": "normal"}, seed=seed))
+    return out

@@ -1,4 +1,5 @@
-"""RCC metrics: error rate (Eq. 9), answer-change rate (Eq. 10), consistency, RTI (Alg. 1)."""
+"""RCC metrics: error rate (Eq. 9), answer-change rate (Eq. 10), consistency, RTI (Alg. 1),
+and each experiment's metric table (``rcc_metrics``; ``RobustnessStream`` for large runs)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,14 @@ from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
-from rattle.metrics.core import MetricValue, complement, rate
+from rattle.metrics.core import MetricValue, RateCounts, complement, mean, rate
+from rattle.records import Record, cluster, cluster_key
 from rattle.registry import register
 
 # Algorithm 1: rho from 0.1 to 1.0 by 0.1; a never-changing answer scores 1.0.
 RTI_RATES: tuple[float, ...] = tuple(round(0.1 * i, 1) for i in range(1, 11))
+# RCC §3.5: the word operations of the credibility experiment.
+CREDIBILITY_OPS = ("words.insert", "words.delete", "words.replace")
 
 
 @register("metric", "er")
@@ -31,8 +35,8 @@ def answer_change_rate(
     """
 
     def outcomes() -> Iterable[tuple[Hashable, bool | None]]:
-        for cluster, before, after in pairs:
-            yield cluster, (None if before is None or after is None else before != after)
+        for key, before, after in pairs:
+            yield key, (None if before is None or after is None else before != after)
 
     return rate("acr", outcomes(), **kw)
 
@@ -80,21 +84,122 @@ def rti_value(original: str | None, by_rate: Mapping[float, str | None]) -> floa
 def rti(values: Sequence[tuple[Hashable, float | None]], group: Mapping[str, Any] | None = None,
         seed: int = 0) -> MetricValue:
     """Relative training index, RCC Algorithm 1: mean first-change rate (higher = memorised)."""
-    from rattle.metrics.core import bootstrap_ci
+    return mean("rti", values, group=group, seed=seed)
 
-    sums: dict[Hashable, float] = defaultdict(float)
-    counts: dict[Hashable, int] = defaultdict(int)
-    unmeasured = 0
-    for cluster, v in values:
-        if v is None:
-            unmeasured += 1
-            continue
-        sums[cluster] += v
-        counts[cluster] += 1
-    n = sum(counts.values())
-    if n == 0:
-        return MetricValue("rti", None, None, None, 0, unmeasured, dict(group or {}))
-    keys = list(counts)
-    value = sum(sums.values()) / n
-    lo, hi = bootstrap_ci([sums[k] for k in keys], [counts[k] for k in keys], seed=seed)
-    return MetricValue("rti", value, lo, hi, n, unmeasured, dict(group or {}))
+
+def group_records(records: Sequence[Record], *keys: str) -> dict[tuple[Any, ...], list[Record]]:
+    """Records by the values of ``keys`` (read from ``group`` first, then the record)."""
+    out: dict[tuple[Any, ...], list[Record]] = defaultdict(list)
+    for r in records:
+        out[tuple(r["group"].get(k, r.get(k)) for k in keys)].append(r)
+    return out
+
+
+def rcc_metrics(kind: str, records: Sequence[Record], *, seed: int = 0) -> list[MetricValue]:
+    """Every RCC metric of one experiment (robustness, consistency, credibility) per dataset
+    (and over all datasets when there are several)."""
+    out: list[MetricValue] = []
+    baseline = {(r["dataset"], r["item_id"], r["sub"]): r["answer"]
+                for r in records if r["attack"] == "original"}
+
+    def pairs(rs: Sequence[Record]) -> list[tuple[str, Any, Any]]:
+        return [(cluster(r), baseline.get((r["dataset"], r["item_id"], r["sub"])), r["answer"])
+                for r in rs]
+
+    datasets = sorted({r["dataset"] for r in records})
+    scopes: list[tuple[str, Sequence[Record]]] = [(d, [r for r in records if r["dataset"] == d])
+                                                  for d in datasets]
+    if len(datasets) > 1:
+        scopes.append(("all", records))
+    for dataset, rs in scopes:
+        if kind in ("robustness", "consistency"):
+            for (attack, level), group in sorted(group_records(rs, "attack", "level").items()):
+                g = {"dataset": dataset, "attack": attack, "level": level}
+                outcomes = [(cluster(r), r["correct"]) for r in group]
+                out.append(rate("accuracy", outcomes, group=g, seed=seed))
+                out.append(error_rate(outcomes, group=g, seed=seed))
+                if attack != "original":
+                    out.append(answer_change_rate(pairs(group), group=g, seed=seed))
+                if kind == "consistency":
+                    out.append(first_option_rate(
+                        [(cluster(r), r["position"] if r["correct"] is not None else None)
+                         for r in group], group=g, seed=seed))
+        if kind == "consistency":
+            accs = {(m.group["attack"], m.group["level"]): m.value for m in out
+                    if m.name == "accuracy" and m.group["dataset"] == dataset}
+            for family in ("prompts.wording", "options.order"):
+                values = {"original": accs.get(("original", ""))}
+                values.update({lvl: v for (a, lvl), v in accs.items() if a == family})
+                out.append(consistency_std(values, group={"dataset": dataset, "attack": family}))
+        if kind == "credibility":
+            per_op: dict[str, list[tuple[str, float | None]]] = defaultdict(list)
+            answers: dict[tuple[str, str, int, str], dict[float, Any]] = defaultdict(dict)
+            for r in rs:
+                if r["attack"] in CREDIBILITY_OPS:
+                    key = (r["dataset"], r["item_id"], r["sub"], r["attack"])
+                    answers[key][float(r["params"]["rate"])] = r["answer"]
+            for (ds, item_id, sub, op), by_rate in sorted(answers.items()):
+                value = rti_value(baseline.get((ds, item_id, sub)), by_rate)
+                per_op[op].append((cluster_key(ds, item_id), value))
+            all_values: list[tuple[str, float | None]] = []
+            for op in CREDIBILITY_OPS:
+                if per_op.get(op):
+                    out.append(rti(per_op[op], group={"dataset": dataset, "attack": op}, seed=seed))
+                    all_values.extend(per_op[op])
+            if all_values:
+                out.append(rti(all_values, group={"dataset": dataset, "attack": "mean"}, seed=seed))
+            originals = [(cluster(r), r["correct"]) for r in rs if r["attack"] == "original"]
+            g = {"dataset": dataset, "attack": "original", "level": ""}
+            out.append(rate("accuracy", originals, group=g, seed=seed))
+    return out
+
+
+class RobustnessStream:
+    """``rcc.robustness`` metrics computed while records stream in (flat memory).
+
+    Exactly :func:`rcc_metrics` for the robustness kind, without keeping records: per group,
+    per-item counts of correct and of changed answers. Records arrive in case order and every
+    item's unperturbed cases come first, so only the current item's baseline answers are kept.
+    """
+
+    def __init__(self, part: str, seed: int) -> None:
+        self.part = part
+        self.seed = seed
+        self.acc: dict[tuple[str, str, str], RateCounts] = {}
+        self.acr: dict[tuple[str, str, str], RateCounts] = {}
+        self.datasets: set[str] = set()
+        self._item: tuple[str, str] | None = None
+        self._baseline: dict[int, Any] = {}
+
+    def add(self, r: Record) -> None:
+        if r["part"] != self.part:
+            return
+        dataset = r["dataset"]
+        item = (dataset, r["item_id"])
+        if item != self._item:
+            self._item, self._baseline = item, {}
+        self.datasets.add(dataset)
+        attack, level = r["group"].get("attack", r["attack"]), r["group"].get("level", "")
+        c = cluster(r)
+        if attack == "original":
+            self._baseline[r["sub"]] = r["answer"]
+        before = self._baseline.get(r["sub"])
+        for scope in (dataset, "all"):
+            key = (scope, attack, level)
+            self.acc.setdefault(key, RateCounts()).add(c, r["correct"])
+            if attack != "original":
+                changed = None if before is None or r["answer"] is None else before != r["answer"]
+                self.acr.setdefault(key, RateCounts()).add(c, changed)
+
+    def metrics(self) -> list[MetricValue]:
+        out: list[MetricValue] = []
+        scopes = sorted(self.datasets) + (["all"] if len(self.datasets) > 1 else [])
+        for scope in scopes:
+            for key in sorted(k for k in self.acc if k[0] == scope):
+                g = {"dataset": scope, "attack": key[1], "level": key[2]}
+                accuracy = self.acc[key].metric("accuracy", group=g, seed=self.seed)
+                out.append(accuracy)
+                out.append(complement("er", accuracy))
+                if key in self.acr:
+                    out.append(self.acr[key].metric("acr", group=g, seed=self.seed))
+        return out

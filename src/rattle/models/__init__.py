@@ -41,8 +41,15 @@ def parse_spec(spec: str) -> ModelSpec:
 
 
 def load_model(spec: str, **settings: Any) -> Model:
-    """Build the model named by ``spec``. ``settings`` are CLI-level options (base_url, ...)."""
+    """Build the model named by ``spec`` (``provider/name?key=value&...``).
+
+    The options after ``?`` are checked and cast against the provider's registered factory
+    (``rattle list model`` shows them); ``settings`` are run-wide options (``base_url``,
+    ``api_key_env``, ``concurrency`` from the command line) that a provider takes if it
+    declares them. Options in the name win over settings.
+    """
     parsed = parse_spec(spec)
-    entry = registry.get("model", parsed.provider)
-    model: Model = entry.factory(parsed.name, parsed.options, **settings)
+    model: Model = registry.create("model", parsed.provider, {**settings, **parsed.options},
+                                   args=(parsed.name,), where=f"model {spec}",
+                                   lenient=tuple(k for k in settings if k not in parsed.options))
     return model

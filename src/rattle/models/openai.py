@@ -16,7 +16,7 @@ import os
 import random
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
 from rattle.errors import BackendError, ConfigError
 from rattle.items import Usage
@@ -118,6 +118,7 @@ class OpenAIModel:
         self.extra_body = dict(extra_body or {})
         self.identity = request_identity("openai", model, {"base_url": self.base_url})
         self.display_name = f"openai/{model}"
+        self.capabilities: frozenset[str] = frozenset()
         self.batch_size = 1
         self.concurrency = max(1, concurrency)
         self.retries = 0
@@ -260,20 +261,18 @@ class OpenAIModel:
         self._clients = []
 
 
-@register("model", "openai")
-def openai(name: str, options: dict[str, str], **settings: Any) -> OpenAIModel:
+@register("model", "openai", free=False, local=False)
+def openai(
+    name: str,
+    *,
+    base_url: Annotated[str | None, "server URL (default $OPENAI_BASE_URL or OpenAI's)"] = None,
+    api_key_env: Annotated[str | None, "environment variable holding the key"] = None,
+    concurrency: Annotated[int, "requests in flight (halves on 429, grows back)"] = 8,
+    timeout_s: Annotated[float, "seconds per request"] = 60.0,
+    max_retries: Annotated[int, "retries of a failed request"] = 5,
+    backoff_s: Annotated[float, "first retry delay (doubles, jittered)"] = 0.5,
+) -> OpenAIModel:
     """Any OpenAI-compatible chat-completions server (--base-url, key from OPENAI_API_KEY)."""
-    kwargs: dict[str, Any] = {}
-    for key in ("base_url", "api_key_env"):
-        value = options.get(key) or settings.get(key)
-        if value:
-            kwargs[key] = value
-    for key, cast in (("concurrency", int), ("timeout_s", float), ("max_retries", int),
-                      ("backoff_s", float)):
-        raw = options.get(key, settings.get(key))
-        if raw is not None:
-            try:
-                kwargs[key] = cast(raw)
-            except ValueError:
-                raise ConfigError(f"openai model option {key}={raw!r} is not a number") from None
-    return OpenAIModel(name, **kwargs)
+    return OpenAIModel(name, base_url=base_url or None, api_key_env=api_key_env or None,
+                       concurrency=concurrency, timeout_s=timeout_s, max_retries=max_retries,
+                       backoff_s=backoff_s)

@@ -18,25 +18,22 @@ import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from rattle.errors import ConfigError, DataError
 from rattle.items import Usage
-from rattle.models.base import ChatRequest, Completion, ScoreRequest, request_identity
+from rattle.models.base import SCORING, ChatRequest, Completion, ScoreRequest, request_identity
 from rattle.registry import register
 from rattle.seeding import derive_seed, short_hash
 
 SCRIPTS = ("echo", "constant", "rules")
 
 
-def _float(options: dict[str, str], key: str, default: float) -> float:
-    raw = options.get(key)
-    if raw is None:
-        return default
-    try:
-        return float(raw)
-    except ValueError:
-        raise ConfigError(f"scripted model option {key}={raw!r} is not a number") from None
+def _text(value: Any) -> str:
+    """An option value as the user would have typed it (identity and display name)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def _load_rules(path: str) -> list[tuple[re.Pattern[str], str]]:
@@ -75,36 +72,46 @@ def _load_rules(path: str) -> list[tuple[re.Pattern[str], str]]:
 
 
 class ScriptedModel:
-    """Deterministic replies; faults and latency drawn from a hash of the request."""
+    """Deterministic replies; faults and latency drawn from a hash of the request.
 
-    def __init__(self, script: str, options: dict[str, str]) -> None:
+    ``options`` are the options the user gave (typed), which name the model in tables and,
+    except fault injection and latency, make its identity.
+    """
+
+    def __init__(self, script: str, *, text: str = "", default: str = "",
+                 file: str | None = None, latency_ms: float = 0.0, error_rate: float = 0.0,
+                 seed: int = 0, concurrency: int | None = None,
+                 options: dict[str, Any] | None = None) -> None:
         if script not in SCRIPTS:
             raise ConfigError(
                 f"unknown scripted model {script!r}; use one of: "
                 + ", ".join(f"scripted/{s}" for s in SCRIPTS)
             )
+        given = dict(options or {})
         self.script = script
-        self.latency_s = _float(options, "latency_ms", 0.0) / 1000.0
-        self.error_rate = _float(options, "error_rate", 0.0)
-        self.seed = int(_float(options, "seed", 0))
-        self.text = options.get("text", "")
-        self.default = options.get("default", "")
+        self.latency_s = latency_ms / 1000.0
+        self.error_rate = error_rate
+        self.seed = seed
+        self.text = text
+        self.default = default
         self.rules: list[tuple[re.Pattern[str], str]] = []
-        ident_opts: dict[str, Any] = {k: v for k, v in sorted(options.items())}
+        ident_opts: dict[str, Any] = {k: _text(v) for k, v in sorted(given.items())}
         if script == "rules":
-            if "file" not in options:
+            if not file:
                 raise ConfigError("scripted/rules needs ?file=<yaml or json of regex -> reply>")
-            self.rules = _load_rules(options["file"])
+            self.rules = _load_rules(file)
             ident_opts["file"] = short_hash([(p.pattern, r) for p, r in self.rules])
         # error_rate and latency do not change a successful answer, so they stay out of the
         # identity: a rerun without faults reuses the answers cached by a faulty run.
-        for k in ("latency_ms", "error_rate"):
+        for k in ("latency_ms", "error_rate", "concurrency"):
             ident_opts.pop(k, None)
         self.identity = request_identity("scripted", script, ident_opts)
-        shown = "&".join(f"{k}={v}" for k, v in sorted(options.items()))
+        shown = "&".join(f"{k}={_text(v)}" for k, v in sorted(given.items()))
         self.display_name = f"scripted/{script}" + (f"?{shown}" if shown else "")
+        self.capabilities = frozenset({SCORING})
         self.batch_size = 256
-        self.concurrency = 64 if self.latency_s > 0 else 1
+        # Without latency there is nothing to overlap: one call at a time.
+        self.concurrency = max(1, concurrency or 64) if self.latency_s > 0 else 1
         self.calls = 0
 
     def reply(self, request: ChatRequest) -> str:
@@ -157,7 +164,23 @@ class ScriptedModel:
         return None
 
 
-@register("model", "scripted")
-def scripted(name: str, options: dict[str, str], **_: Any) -> ScriptedModel:
+@register("model", "scripted", free=True, local=True)
+def scripted(
+    name: str,
+    *,
+    text: Annotated[str, "constant: the reply"] = "",
+    file: Annotated[str | None, "rules: YAML/JSON mapping regex -> reply"] = None,
+    default: Annotated[str, "rules: the reply when no rule matches"] = "",
+    latency_ms: Annotated[float, "simulated milliseconds per request"] = 0.0,
+    error_rate: Annotated[float, "share of requests that fail (drawn from the request hash)"] = 0.0,
+    seed: Annotated[int, "seed of the fault draws"] = 0,
+    concurrency: Annotated[int | None, "calls in flight when latency_ms > 0 (default 64)"] = None,
+) -> ScriptedModel:
     """Deterministic test double: scripted/echo, scripted/constant?text=, scripted/rules?file=."""
-    return ScriptedModel(name or "echo", options)
+    from rattle.options import non_defaults
+
+    given = non_defaults(scripted, text=text, file=file, default=default,
+                         latency_ms=latency_ms, error_rate=error_rate, seed=seed)
+    return ScriptedModel(name or "echo", text=text, default=default, file=file,
+                         latency_ms=latency_ms, error_rate=error_rate, seed=seed,
+                         concurrency=concurrency, options=given)

@@ -12,28 +12,33 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from rattle.errors import ConfigError, MissingExtraError
 from rattle.items import Usage
-from rattle.models.base import ChatRequest, Completion, ScoreRequest, request_identity
+from rattle.models.base import SCORING, ChatRequest, Completion, ScoreRequest, request_identity
 from rattle.registry import register
 
 
 class TransformersModel:
-    def __init__(self, path: str, options: dict[str, str]) -> None:
+    """A causal LM from a local directory (or GGUF file), generation and scoring."""
+
+    def __init__(self, path: str, *, gguf_file: str | None = None, device: str = "cpu",
+                 allow_download: bool = False) -> None:
         self.path = path
-        self.gguf_file = options.get("gguf_file")
-        self.device = options.get("device", "cpu")
-        self.allow_download = options.get("allow_download") == "1"
+        self.gguf_file = gguf_file
+        self.device = device
+        self.allow_download = allow_download
         if not self.allow_download and not Path(path).exists():
             raise ConfigError(
                 f"transformers model path {path!r} does not exist; pass a local model directory "
                 "(or ?allow_download=1 for a hub id on a machine with network access)"
             )
-        self.identity = request_identity(
-            "transformers", path, {k: v for k, v in options.items() if k != "device"}
-        )
+        identity_options = {k: v for k, v in (("gguf_file", gguf_file),
+                                              ("allow_download", "1" if allow_download else None))
+                            if v is not None}
+        self.identity = request_identity("transformers", path, identity_options)
+        self.capabilities = frozenset({SCORING})
         self.display_name = f"transformers/{Path(path).name or path}"
         self.batch_size = 8
         self.concurrency = 1
@@ -126,9 +131,16 @@ class TransformersModel:
         self._model = None
 
 
-@register("model", "transformers")
-def transformers(name: str, options: dict[str, str], **_: Any) -> TransformersModel:
+@register("model", "transformers", free=True, local=True)
+def transformers(
+    name: str,
+    *,
+    gguf_file: Annotated[str | None, "a GGUF file inside the directory (dequantised)"] = None,
+    device: Annotated[str, "torch device: cpu, cuda, cuda:1, mps"] = "cpu",
+    allow_download: Annotated[bool, "allow a hub id (network access needed)"] = False,
+) -> TransformersModel:
     """A local Hugging Face model directory: transformers/<path> (extra: transformers)."""
     if not name:
         raise ConfigError("transformers/<path> needs a local model directory")
-    return TransformersModel(name, options)
+    return TransformersModel(name, gguf_file=gguf_file, device=device,
+                             allow_download=allow_download)

@@ -14,26 +14,32 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from rattle.errors import ConfigError, RunAborted
-from rattle.models.base import Completion, ScoreRequest
+from rattle.flows import Flow, OnResult, run_offline
+from rattle.models.base import SCORING, Completion, Scorer, ScoreRequest
 from rattle.run.store import Store
 
 log = logging.getLogger(__name__)
 
-Flow = Generator[Any, Completion, Any]
 MEMO_SIZE = 50_000  # answers kept in memory for repeats; the store answers the rest
 
 
 class Backend(Protocol):
+    """What the executor calls: a model, an HTTP service, a Ray pool (``Model``'s shape)."""
+
     identity: str
+    display_name: str
     batch_size: int
     concurrency: int
+    capabilities: frozenset[str]
 
     async def generate(self, requests: Any) -> list[Completion]: ...
+
+    async def aclose(self) -> None: ...
 
 
 @dataclass
@@ -258,13 +264,12 @@ class Executor:
             start = time.perf_counter()
             try:
                 if batch and isinstance(batch[0], ScoreRequest):
-                    scorer = getattr(self.backend, "loglikelihood", None)
-                    if scorer is None:
+                    if SCORING not in self.backend.capabilities:
                         raise ConfigError(
-                            f"{self.backend.identity} cannot score log-likelihoods; use a local "
-                            "model (embedded, llamacpp/, transformers/) or a generation protocol"
-                        )
-                    scores = await scorer(batch)
+                            f"{self.backend.display_name} cannot score log-likelihoods; use a "
+                            "local model (embedded, llamacpp/, transformers/) or a generation "
+                            "protocol")
+                    scores = await cast(Scorer, self.backend).loglikelihood(batch)
                     out = [Completion(json.dumps(s)) for s in scores]
                 else:
                     out = await self.backend.generate(batch)
@@ -288,32 +293,34 @@ class Executor:
             self._remember(k, c)
 
 
-def run_flows(model_spec: str, store: Any, flows: Iterable[tuple[Any, Flow]],
-              on_result: Callable[[Any, Any], None]) -> ExecStats:
+def run_flows(model_spec: str, store: Store | None, flows: Iterable[tuple[Any, Flow]],
+              on_result: OnResult) -> ExecStats:
     """Drive ``flows`` against a freshly loaded ``model_spec`` (an attacker or a judge) in one
     event loop, closing the model's connections before the loop ends."""
     from rattle.models import load_model
 
     model = load_model(model_spec)
 
-    async def go() -> ExecStats:
+    async def drive() -> ExecStats:
         try:
             return await Executor(model, store).arun(flows, on_result)
         finally:
-            close = getattr(model, "aclose", None)
-            if close is not None:
-                await close()
+            await model.aclose()
 
-    return asyncio.run(go())
+    return asyncio.run(drive())
 
 
-def run_offline(flows: Iterable[tuple[Any, Flow]], on_result: Callable[[Any, Any], None],
-                why: str = "this step needs a model") -> None:
-    """Drive flows that ask no model (rule-based attacks, offline judges) to their results."""
-    for tag, flow in flows:
-        try:
-            next(flow)
-        except StopIteration as stop:
-            on_result(tag, stop.value)
-        else:
-            raise ConfigError(f"{why}: {tag!r} asked for a model")
+class StoreFlows:
+    """The :class:`rattle.flows.FlowRunner` of a run: models are asked through ``store``
+    (cached, resumable), one load and one event loop per call."""
+
+    def __init__(self, store: Store | None) -> None:
+        self.store = store
+
+    def with_model(self, model: str, flows: Iterable[tuple[Any, Flow]],
+                   on_result: OnResult) -> None:
+        run_flows(model, self.store, flows, on_result)
+
+    def offline(self, flows: Iterable[tuple[Any, Flow]], on_result: OnResult, *,
+                why: str) -> None:
+        run_offline(flows, on_result, why)

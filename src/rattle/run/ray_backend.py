@@ -14,13 +14,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
+from rattle import registry
 from rattle.errors import BackendError, MissingExtraError
 from rattle.models import load_model
-from rattle.models.base import Completion, ScoreRequest
-
-LOCAL_PROVIDERS = ("embedded", "llamacpp", "transformers", "scripted")
+from rattle.models.base import Completion, Model, Scorer, ScoreRequest, can_score
 
 
 def _ray() -> Any:
@@ -34,11 +33,17 @@ def _ray() -> Any:
 async def _call(spec: str, settings: dict[str, Any], batch: Sequence[Any]) -> Any:
     model = load_model(spec, **settings)
     try:
-        if batch and isinstance(batch[0], ScoreRequest):
-            return await model.loglikelihood(batch)  # type: ignore[attr-defined]
-        return await model.generate(batch)
+        return await _answer(model, batch)
     finally:
         await model.aclose()
+
+
+async def _answer(model: Model, batch: Sequence[Any]) -> Any:
+    if batch and isinstance(batch[0], ScoreRequest):
+        if not can_score(model):
+            raise BackendError(f"{model.display_name} cannot score log-likelihoods")
+        return await cast(Scorer, model).loglikelihood(batch)
+    return await model.generate(batch)
 
 
 class ModelReplica:
@@ -49,9 +54,7 @@ class ModelReplica:
         self.loop = asyncio.new_event_loop()
 
     def run(self, batch: Sequence[Any]) -> Any:
-        if batch and isinstance(batch[0], ScoreRequest):
-            return self.loop.run_until_complete(self.model.loglikelihood(batch))  # type: ignore[attr-defined]
-        return self.loop.run_until_complete(self.model.generate(batch))
+        return self.loop.run_until_complete(_answer(self.model, batch))
 
 
 def run_task(spec: str, settings: dict[str, Any], batch: Sequence[Any]) -> Any:
@@ -71,12 +74,13 @@ class RayBackend:
         local = load_model(spec, **settings)  # identity and batching, checked on the driver
         self.identity = local.identity
         self.display_name = local.display_name
+        self.capabilities = local.capabilities
         self.batch_size = local.batch_size
         self.spec = spec
         self.settings = settings
         self.retries = 0
         provider = spec.split("/")[0].split("?")[0]
-        if provider in LOCAL_PROVIDERS:
+        if registry.get("model", provider).meta.get("local"):
             actor = ray.remote(num_cpus=1)(ModelReplica)
             self._actors = [actor.remote(spec, settings) for _ in range(max(1, replicas))]
             self.concurrency = len(self._actors)

@@ -23,30 +23,33 @@ with a judge model, fluency and utility (Appendix B). Attacks are rule-based unl
 from __future__ import annotations
 
 import logging
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from rattle import registry
-from rattle.attacks.claims.base import ATTACKS, TITLES, ClaimAttack, claim_text, load_knowledge
+from rattle.attacks.claims.base import ATTACKS, ClaimAttack, claim_text, load_knowledge
 from rattle.attacks.claims.generators import ClaimContext, ClaimGenerator
 from rattle.attacks.documents.base import Dropped
 from rattle.datasets import load_dataset
 from rattle.errors import ConfigError
-from rattle.items import Document, Edit, Item, Judgement, Query, Response, Variant
+from rattle.flows import FlowRunner
+from rattle.items import Document, Edit, Item, Judgement, Query, Response, derived
 from rattle.judges.claims import (FreeformCase, LLMJudge, RuleJudge, agreement, contradiction,
                                   labelled_cases, verdict)
 from rattle.judges.qa import has_answer
+from rattle.metrics.core import MetricValue
+from rattle.metrics.factoid import factoid_metrics
 from rattle.papers import FACTOID
-from rattle.metrics.core import MetricValue, mean, rate
-from rattle.metrics.factoid import asr
+from rattle.records import Record
 from rattle.seeding import rng_for
-from rattle.suites.base import Case, Record, base_record
+from rattle.suites.base import Case, Suite, base_record
 
 log = logging.getLogger(__name__)
 PAPER = FACTOID.citation
-Kind = Literal["attacks", "forms", "cloze", "hops", "components"]
+FactoidExperiment = Literal["attacks", "forms", "cloze", "hops", "components"]
+AskProtocol = Literal["verification", "freeform"]
 TABLES = {
     "attacks": "Tables 1-2 (Acc-before, Acc-after, ASR per attack)",
     "forms": "Table 4 (ASR for declarative vs question form)",
@@ -66,12 +69,14 @@ WITH_DOCUMENTS = ("Documents:\n{documents}\n\n{task}\nCite the documents you use
 
 
 @dataclass
-class FactoidSuite:
-    kind: Kind
+class FactoidSuite(Suite):
+    """One factoid experiment over true sentences and the attacks written from them."""
+
+    kind: FactoidExperiment
     dataset: str | None = None
     limit: int | None = None
     seed: int = 0
-    protocol: str = "verification"
+    protocol: AskProtocol = "verification"
     attacker: str | None = None
     judge: str | None = None
     knowledge: str | None = None
@@ -134,24 +139,21 @@ class FactoidSuite:
 
         return [(c, gen("distraction", component=c, fabricated=True)) for c in COMPONENTS + ENTITY_TYPES]
 
-    def prepare(self, store: Any = None) -> None:
+    def prepare(self, flows: FlowRunner) -> None:
+        """Write every attack (rules, or the attacker model through ``flows``)."""
         ctx = self._ctx = ClaimContext(knowledge=load_knowledge(self.knowledge),
                                        attacker=bool(self.attacker))
-        flows = []
+        pending = []
         for key, generator in self.generators():
             for item in self.items():
                 rng = rng_for(self.seed, item.id, generator.qualified, key, generator.options)
-                flows.append(((item.id, key), generator.flow(item, ctx, rng)))
+                pending.append(((item.id, key), generator.flow(item, ctx, rng)))
         outcomes: dict[tuple[str, str], Any] = {}
         if self.attacker:
-            from rattle.run.executor import run_flows
-
-            run_flows(self.attacker, store, flows, outcomes.__setitem__)
+            flows.with_model(self.attacker, pending, outcomes.__setitem__)
             self.notes["attacker"] = self.attacker
         else:
-            from rattle.run.executor import run_offline
-
-            run_offline(flows, outcomes.__setitem__, "rule-based attacks")
+            flows.offline(pending, outcomes.__setitem__, why="rule-based attacks")
         dropped: Counter[str] = Counter()
         made: Counter[str] = Counter()
         for (item_id, key), out in sorted(outcomes.items()):
@@ -198,7 +200,9 @@ class FactoidSuite:
 
     def cases(self) -> Iterator[Case]:
         if "attack_mode" not in self.notes:  # prepare() has not run (library use)
-            self.prepare(None)
+            from rattle.flows import OfflineFlows
+
+            self.prepare(OfflineFlows())
         for case in self._plan():
             docs = self._docs.get(case.variant.label["sent"], ())
             if docs:
@@ -214,8 +218,8 @@ class FactoidSuite:
             for form in self.forms():
                 text = claim if form == "declarative" else to_question(claim, self._ctx.parse)
                 label = {"claim_true": True, "correction": "", "answers": [], "sent": text}
-                variant = Variant(id=f"{item.id}/original/{form}", parent_id=item.id, item=item,
-                                  attack="original", seed=self.seed, target="claim", label=label)
+                variant = derived(item, f"{item.id}/original/{form}", seed=self.seed,
+                                  target="claim", label=label)
                 yield Case(variant.id, variant, Query((self._prompt(text, form, False),), question=text),
                            {"condition": "original", "form": form, "original": True}, self.part)
             for key, generator in self.generators():
@@ -229,9 +233,9 @@ class FactoidSuite:
                         continue  # reversal and cloze exist only as questions
                     shown_form = "question" if out.declarative is None else form
                     edit = (Edit(out.start, out.before, out.after),)
-                    variant = Variant(id=f"{item.id}/{key}/{shown_form}", parent_id=item.id,
-                                      item=item, attack=generator.qualified, version=generator.version,
-                                      params=dict(generator.options), seed=self.seed, target="claim",
+                    variant = derived(item, f"{item.id}/{key}/{shown_form}",
+                                      attack=generator.qualified, version=generator.version,
+                                      params=generator.options, seed=self.seed, target="claim",
                                       edits=edit, label={**out.as_label(), "sent": text})
                     group = {"condition": key, "attack": out.attack, "form": shown_form,
                              "original": False, **{k: out.details[k] for k in
@@ -279,25 +283,23 @@ class FactoidSuite:
         rec["answers"] = list(answers)
         return [rec]
 
-    @property
-    def rejudges(self) -> bool:
+    def needs_rejudge(self) -> bool:
         """Whether ``rejudge`` has work: a free-form judge or response quality."""
         return self.protocol == "freeform" or bool(self.quality)
 
-    def rejudge(self, records: list[Record], store: Any) -> list[Record]:
+    def rejudge(self, records: list[Record], flows: FlowRunner) -> list[Record]:
         """After the target answered: the free-form judge on the labelled replies (agreement)
         and, with a judge model, on every answer; response quality. One pass: every judge
         call goes through the store in one run of the judge model (or offline without one)."""
         from rattle.judges.quality import QualityScorer
-        from rattle.run.executor import run_flows, run_offline
 
-        flows: list[tuple[tuple[str, int], Any]] = []
+        pending: list[tuple[tuple[str, int], Any]] = []
         judge: Any = LLMJudge(self.judge) if self.judge is not None else RuleJudge()
         gold = labelled_cases() if self.protocol == "freeform" else []
-        flows += [(("gold", i), judge.flow(c)) for i, c in enumerate(gold)]
+        pending += [(("gold", i), judge.flow(c)) for i, c in enumerate(gold)]
         answers = [r for r in records if r["claim_true"] is not None and r["error"] is None] \
             if self.protocol == "freeform" and self.judge is not None else []
-        flows += [(("answer", i), judge.flow(FreeformCase(r["claim"], bool(r["claim_true"]),
+        pending += [(("answer", i), judge.flow(FreeformCase(r["claim"], bool(r["claim_true"]),
                                                            r["correction"], r["response"])))
                   for i, r in enumerate(answers)]
         scored: list[Record] = []
@@ -306,14 +308,15 @@ class FactoidSuite:
                          for docs in self._docs.values() for d in docs}
             scorer = QualityScorer(self.judge, knowledge=self.knowledge, items=self.items(),
                                    documents=documents)
-            scored = [r for r in records if scorer.wants(r)]
-            flows += [(("quality", i), scorer.flow(r)) for i, r in enumerate(scored)]
+            scored = [r for r in records if scorer.wants(cast(dict[str, Any], r))]
+            pending += [(("quality", i), scorer.flow(cast(dict[str, Any], r)))
+                        for i, r in enumerate(scored)]
             self.notes["quality_judge"] = scorer.judge_name
         results: dict[tuple[str, int], Any] = {}
         if self.judge is not None:
-            run_flows(self.judge, store, flows, results.__setitem__)
+            flows.with_model(self.judge, pending, results.__setitem__)
         else:
-            run_offline(flows, results.__setitem__, "offline judging")
+            flows.offline(pending, results.__setitem__, why="offline judging")
         if gold:
             agree = agreement([c.label for c in gold], [results[("gold", i)] for i in range(len(gold))])
             self.notes["judge"] = judge.name
@@ -339,118 +342,81 @@ def _numbered(docs: Sequence[Document]) -> str:
     return "\n".join(f"[{i}] {d.title + ': ' if d.title else ''}{d.text}" for i, d in enumerate(docs, 1))
 
 
-def _cl(r: Record) -> str:
-    return f"{r['dataset']}|{r['item_id']}"
+# The options every factoid suite takes (each factory's signature is its configuration).
+Dataset = Annotated[str | None, "JSONL of true sentences {\"claim\": ...} (default: built-in)"]
+Limit = Annotated[int | None, "use only the first N sentences"]
+Seed = Annotated[int, "run seed"]
+Protocol = Annotated[AskProtocol, "ask for a yes/no verdict, or send the sentence as is"]
+Attacker = Annotated[str | None, "model that writes the attacks (rules if unset)"]
+Judge = Annotated[str | None, "judge model for free-form answers and quality (rules if unset)"]
+Knowledge = Annotated[str | None, "JSONL of related facts (default: the built-in corpus)"]
+Attacks = Annotated[str | None, "attacks, comma-separated (default: all seven)"]
+Quality = Annotated[bool | None, "FActScore, citations, fluency/utility (default: free-form)"]
+Corpus = Annotated[str | None, "documents to retrieve for each sentence (generative search)"]
+Retriever = Annotated[str, "bm25 or dense (with corpus)"]
+EmbeddingModel = Annotated[str | None, "sentence-transformers model for dense retrieval"]
+K = Annotated[int, "documents per sentence (with corpus)"]
+SkipInvalid = Annotated[bool, "skip malformed data lines (counted)"]
 
 
-def factoid_metrics(kind: str, records: Sequence[Record], *, seed: int = 0,
-                    notes: dict[str, Any] | None = None) -> list[MetricValue]:
-    out: list[MetricValue] = []
-    originals = {(r["item_id"], r["group"]["form"]): r["correct"] for r in records
-                 if r["group"]["original"]}
-    attacks = [r for r in records if not r["group"]["original"]]
-
-    def rows(rs: Sequence[Record]) -> list[tuple[str, bool | None, bool | None]]:
-        # Eq. 1: I_i from the original in the same form (declarative for question-only attacks)
-        return [(_cl(r), originals.get((r["item_id"], r["group"]["form"]),
-                                       originals.get((r["item_id"], "declarative"))), r["correct"])
-                for r in rs]
-
-    by_form: dict[str, list[Record]] = defaultdict(list)
-    for r in records:
-        if r["group"]["original"]:
-            by_form[r["group"]["form"]].append(r)
-    for form, rs in sorted(by_form.items()):
-        out.append(rate("acc_before", [(_cl(r), r["correct"]) for r in rs], group={"form": form}, seed=seed))
-    # The cloze test is scored on its own (Table 3), not as an attack on the claim.
-    answer_attacks = [r for r in attacks if r["attack"] == "claims.cloze"]
-    scored = [r for r in attacks if r["attack"] != "claims.cloze"]
-    out.append(rate("acc_after", [(_cl(r), r["correct"]) for r in scored], group={}, seed=seed))
-    out.append(asr(rows(scored), group={}, seed=seed))
-    keys = {"attacks": ("attack",), "forms": ("attack", "form"), "cloze": ("attack",),
-            "hops": ("setting", "hops"), "components": ("component",)}[kind]
-    groups: dict[tuple[Any, ...], list[Record]] = defaultdict(list)
-    for r in scored:
-        groups[tuple(r["group"].get(k) for k in keys)].append(r)
-    for values, rs in sorted(groups.items(), key=lambda kv: tuple(str(v) for v in kv[0])):
-        g = dict(zip(keys, values, strict=True))
-        if "attack" in g:
-            g["title"] = TITLES.get(str(g["attack"]).removeprefix("claims."), g["attack"])
-        out.append(asr(rows(rs), group=g, seed=seed))
-        out.append(rate("acc_after", [(_cl(r), r["correct"]) for r in rs], group=g, seed=seed))
-    if kind == "forms":
-        for form in ("declarative", "question"):
-            rs = [r for r in scored if r["group"]["form"] == form]
-            out.append(asr(rows(rs), group={"form": form}, seed=seed))
-    if answer_attacks:
-        out.append(rate("cloze_accuracy", [(_cl(r), r["correct"]) for r in answer_attacks], group={}, seed=seed))
-    wrong_false = [r for r in scored if r["claim_true"] is False and r["correct"] is False]
-    if wrong_false:
-        out.append(rate("contradiction_rate", [(_cl(r), bool(r["labels"].get("contradiction")))
-                                               for r in wrong_false], group={}, seed=seed))
-    out.extend(quality_metrics(records, seed=seed))
-    agree = (notes or {}).get("judge_agreement")
-    if agree:
-        out.append(MetricValue("judge_agreement", agree["accuracy"], None, None,
-                               agree["labelled_replies"], 0,
-                               {"judge": (notes or {}).get("judge", ""), "kappa": agree["kappa"]}))
-    return out
-
-
-def quality_metrics(records: Sequence[Record], *, seed: int = 0) -> list[MetricValue]:
-    from rattle.metrics.factoid import Statement, citation_metrics, factscore
-
-    scored = [r for r in records if r.get("quality")]
-    if not scored:
-        return []
-    out: list[MetricValue] = []
-    for form in sorted({r["group"]["form"] for r in scored}):
-        rs = [r for r in scored if r["group"]["form"] == form]
-        g = {"form": form, "judge": rs[0]["quality"].get("judge", "")}
-        out.append(factscore([(_cl(r), r["quality"]["facts"]) for r in rs], group=g, seed=seed))
-        cited = [r for r in rs if r["citations"]]
-        if cited:
-            out.extend(citation_metrics(
-                [(_cl(r), [Statement(s["text"], tuple(s["citations"]), tuple(s["supports"]))
-                           for s in r["quality"]["statements"]]) for r in cited], group=g, seed=seed))
-        out.append(rate("reference_rate", [(_cl(r), bool(r["citations"]) or bool(r["quality"].get("links")))
-                                           for r in rs], group=g, seed=seed))
-        for name in ("fluency", "utility"):
-            values = [(_cl(r), r["quality"].get(name)) for r in rs]
-            if any(v is not None for _, v in values):
-                out.append(mean(name, values, group=g, seed=seed))
-    return out
-
-
-def _suite(kind: Kind, **options: Any) -> FactoidSuite:
+def _suite(kind: FactoidExperiment, **options: Any) -> FactoidSuite:
     return FactoidSuite(kind=kind, **options)
 
 
 @registry.register("suite", "factoid.attacks")
-def attacks(**options: Any) -> FactoidSuite:
+def attacks(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
+            protocol: Protocol = "verification", attacker: Attacker = None, judge: Judge = None,
+            knowledge: Knowledge = None, attacks: Attacks = None, quality: Quality = None,
+            corpus: Corpus = None, retriever: Retriever = "bm25",
+            embedding_model: EmbeddingModel = None, k: K = 5,
+            skip_invalid: SkipInvalid = False) -> FactoidSuite:
     """Seven adversarial claim attacks: Acc-before/after and ASR (Eq. 1) per attack (Tables 1-2)."""
-    return _suite("attacks", **options)
+    return _suite("attacks", **_shared(locals()))
 
 
 @registry.register("suite", "factoid.forms")
-def forms(**options: Any) -> FactoidSuite:
+def forms(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
+          protocol: Protocol = "verification", attacker: Attacker = None, judge: Judge = None,
+          knowledge: Knowledge = None, attacks: Attacks = None, quality: Quality = None,
+          corpus: Corpus = None, retriever: Retriever = "bm25",
+          embedding_model: EmbeddingModel = None, k: K = 5,
+          skip_invalid: SkipInvalid = False) -> FactoidSuite:
     """Declarative vs question form of every attack: ASR per form (Table 4)."""
-    return _suite("forms", **options)
+    return _suite("forms", **_shared(locals()))
 
 
 @registry.register("suite", "factoid.cloze")
-def cloze(**options: Any) -> FactoidSuite:
+def cloze(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
+          protocol: Protocol = "verification", attacker: Attacker = None, judge: Judge = None,
+          knowledge: Knowledge = None, quality: Quality = None, corpus: Corpus = None,
+          retriever: Retriever = "bm25", embedding_model: EmbeddingModel = None, k: K = 5,
+          skip_invalid: SkipInvalid = False) -> FactoidSuite:
     """Numerical manipulation vs a cloze test on the same numbers (Table 3)."""
-    return _suite("cloze", **options)
+    return _suite("cloze", **_shared(locals()))
 
 
 @registry.register("suite", "factoid.hops")
-def hops(**options: Any) -> FactoidSuite:
+def hops(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
+         protocol: Protocol = "verification", attacker: Attacker = None, judge: Judge = None,
+         knowledge: Knowledge = None, max_hops: Annotated[int, "hops 1..max_hops"] = 4,
+         quality: Quality = None, corpus: Corpus = None, retriever: Retriever = "bm25",
+         embedding_model: EmbeddingModel = None, k: K = 5,
+         skip_invalid: SkipInvalid = False) -> FactoidSuite:
     """Multihop extension, 1..max_hops hops, MHOE and OHOE: ASR by hop count (Figure 7)."""
-    return _suite("hops", **options)
+    return _suite("hops", **_shared(locals()))
 
 
 @registry.register("suite", "factoid.components")
-def components(**options: Any) -> FactoidSuite:
+def components(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
+               protocol: Protocol = "verification", attacker: Attacker = None,
+               judge: Judge = None, knowledge: Knowledge = None, quality: Quality = None,
+               corpus: Corpus = None, retriever: Retriever = "bm25",
+               embedding_model: EmbeddingModel = None, k: K = 5,
+               skip_invalid: SkipInvalid = False) -> FactoidSuite:
     """Distractions on subject/object/appositives and people/places/time/proper nouns (Figure 5)."""
-    return _suite("components", **options)
+    return _suite("components", **_shared(locals()))
+
+
+def _shared(options: dict[str, Any]) -> dict[str, Any]:
+    """A factory's keyword arguments, as given (each factory's own set)."""
+    return dict(options)

@@ -7,18 +7,19 @@ alias appears in the reply), with SQuAD EM and F1 beside it.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Annotated, Any
 
 from rattle.datasets import load_dataset
-from rattle.items import Document, Item, Query, Response, Variant, original
+from rattle.items import Document, Item, Query, Response, Variant, derived
 from rattle.judges.qa import QAJudge
+from rattle.metrics.core import MetricValue
+from rattle.metrics.qa import qa_metrics
 from rattle.papers import RALM
-from rattle.metrics.core import MetricValue, rate
+from rattle.records import Record
 from rattle.registry import register
-from rattle.suites.base import Case, Record, base_record, cluster, label_mean
+from rattle.suites.base import Case, Suite, base_record
 
 PAPER = RALM.citation
 # RALM Appendix A, Table 9 "Normal" (line breaks added between the parts).
@@ -45,7 +46,9 @@ def render(question: str, docs: Sequence[Document]) -> str:
 
 
 @dataclass
-class QAContextSuite:
+class QAContextSuite(Suite):
+    """Closed-book vs gold document vs gold + distractor on short-answer QA items."""
+
     dataset: str | None = None
     limit: int | None = None
     seed: int = 0
@@ -71,16 +74,12 @@ class QAContextSuite:
     def variants(self, item: Item) -> Iterator[tuple[Variant, str]]:
         gold = tuple(d for d in item.documents if d.has_answer)
         others = tuple(d for d in item.documents if not d.has_answer)
-        yield replace(original(item), item=replace(item, documents=()),
-                      id=f"{item.id}/closed_book", label={"condition": "closed_book"}), "closed_book"
-        if gold:
-            yield replace(original(item), item=replace(item, documents=gold[:1]),
-                          id=f"{item.id}/gold", label={"condition": "gold"}), "gold"
-            if others:
-                docs = gold[:1] + others[:1]
-                yield replace(original(item), item=replace(item, documents=docs),
-                              id=f"{item.id}/gold+distractor",
-                              label={"condition": "gold+distractor"}), "gold+distractor"
+        for condition, docs in (("closed_book", ()), ("gold", gold[:1]),
+                                ("gold+distractor", gold[:1] + others[:1])):
+            if condition != "closed_book" and (not gold or (condition != "gold" and not others)):
+                continue
+            yield derived(item, f"{item.id}/{condition}", documents=docs,
+                          label={"condition": condition}), condition
 
     def cases(self) -> Iterator[Case]:
         for item in load_dataset(self.datasets[0], limit=self.limit,
@@ -100,21 +99,16 @@ class QAContextSuite:
         return [rec]
 
     def metrics(self, records: Sequence[Record]) -> list[MetricValue]:
-        mine = [r for r in records if r["part"] == self.part]
-        by: dict[tuple[str, str], list[Record]] = defaultdict(list)
-        for r in mine:
-            by[(r["dataset"], r["group"]["condition"])].append(r)
-        out = []
-        for (dataset, condition), rs in sorted(by.items()):
-            g = {"dataset": dataset, "condition": condition}
-            out.append(rate("accuracy", [(cluster(r), r["correct"]) for r in rs], group=g,
-                            seed=self.seed))
-            for name in ("em", "f1"):
-                out.append(label_mean(name, rs, g, self.seed))
-        return out
+        return qa_metrics([r for r in records if r["part"] == self.part], seed=self.seed)
 
 
 @register("suite", "qa.context")
-def qa_context(**options: Any) -> QAContextSuite:
+def qa_context(
+    *,
+    dataset: Annotated[str | None, "QA data with gold/distractor ctxs (default mini-qa)"] = None,
+    limit: Annotated[int | None, "use only the first N items"] = None,
+    seed: Annotated[int, "run seed"] = 0,
+    skip_invalid: Annotated[bool, "skip malformed data lines (counted)"] = False,
+) -> QAContextSuite:
     """Short-answer QA closed-book vs with the gold document vs gold + a distractor (RALM prompts)."""
-    return QAContextSuite(**options)
+    return QAContextSuite(dataset=dataset, limit=limit, seed=seed, skip_invalid=skip_invalid)

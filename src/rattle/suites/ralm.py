@@ -19,22 +19,24 @@ from __future__ import annotations
 
 import logging
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from rattle import registry
 from rattle.attacks.documents.base import (AddedDocument, AttackContext, Dropped, insert)
 from rattle.datasets import load_dataset
 from rattle.errors import ConfigError, DataError
-from rattle.items import Document, Item, Judgement, Query, Response, Variant
+from rattle.flows import FlowRunner
+from rattle.items import Document, Item, Judgement, Query, Response, derived
 from rattle.judges.qa import exact_match, f1, has_answer
+from rattle.metrics.core import MetricValue
+from rattle.metrics.ralm import ralm_metrics
 from rattle.papers import RALM
-from rattle.metrics.core import MetricValue, rate
-from rattle.metrics.ralm import par, rad, transitions, unanswerable_split
+from rattle.records import Record
 from rattle.seeding import rng_for
-from rattle.suites.base import Case, Record, base_record, cluster, label_mean
+from rattle.suites.base import Case, Suite, base_record
 
 log = logging.getLogger(__name__)
 PAPER = RALM.citation
@@ -59,7 +61,8 @@ _ABSTAIN = re.compile(r"\bunanswerable\b|\bcannot be (?:found|answered|determine
                       re.I)
 _CONFLICT = re.compile(r"\bconflict(?:ing|s)?\b", re.I)
 
-Kind = Literal["baseline", "unanswerable", "adversarial", "adversarial_unanswerable", "conflict"]
+RALMExperiment = Literal["baseline", "unanswerable", "adversarial", "adversarial_unanswerable",
+                         "conflict"]
 TABLES = {
     "baseline": "Tables 11-12 (closed-book and retrieval-augmented accuracy, EM, F1)",
     "unanswerable": "Fig. 2 (Acc, Acc(ans), Acc(unans)), Table 4 (Acc/Hallu/Cor), Table 13 (PAR)",
@@ -95,8 +98,10 @@ def _norm_q(q: str) -> str:
 
 
 @dataclass
-class RALMSuite:
-    kind: Kind
+class RALMSuite(Suite):
+    """One RALM experiment over QA items and their (retrieved or given) documents."""
+
+    kind: RALMExperiment
     dataset: str | None = None
     limit: int | None = None
     seed: int = 0
@@ -125,6 +130,7 @@ class RALMSuite:
         self._items: list[Item] | None = None
         self._retrieved: dict[str, tuple[Document, ...]] = {}
         self._added: dict[tuple[str, str], tuple[AddedDocument, int, tuple[Document, ...]]] = {}
+        self._versions: dict[str, int] = {}  # added-document kind -> its attack's version
 
     # -- preparation: documents and attacks -------------------------------------------------
     def attack_kinds(self) -> tuple[str, ...]:
@@ -189,7 +195,7 @@ class RALMSuite:
                     else replace(d, has_answer=has_answer(item.answers, f"{d.title} {d.text}"))
                     for d in item.documents)
 
-    def prepare(self, store: Any = None) -> None:
+    def prepare(self, flows: FlowRunner) -> None:
         """Retrieve, then generate the added documents (with the attacker model if named)."""
         self.retrieve()
         kinds = self.attack_kinds()
@@ -209,22 +215,19 @@ class RALMSuite:
 
             ctx.similarity = EmbeddingSimilarity(self.embedding_model)
         outcomes: dict[tuple[str, str], Any] = {}
-        flows = []
+        pending = []
         for attack in attacks:
             for item in self.items():
                 rng = rng_for(self.seed, item.id, attack.name, attack.options)
-                flows.append(((item.id, attack.kind), attack.flow(item, ctx, rng)))
+                pending.append(((item.id, attack.kind), attack.flow(item, ctx, rng)))
         if any(a.uses_model for a in attacks):
             if not self.attacker:
                 raise ConfigError("this attack needs an attacker model: pass --attacker MODEL")
-            from rattle.run.executor import run_flows
-
-            run_flows(self.attacker, store, flows, outcomes.__setitem__)
+            flows.with_model(self.attacker, pending, outcomes.__setitem__)
             self.notes["attacker"] = self.attacker
         else:
-            from rattle.run.executor import run_offline
-
-            run_offline(flows, outcomes.__setitem__, "no attacker model: pass --attacker MODEL")
+            flows.offline(pending, outcomes.__setitem__,
+                          why="no attacker model: pass --attacker MODEL")
         dropped: Counter[str] = Counter()
         made: Counter[str] = Counter()
         for (item_id, kind), out in sorted(outcomes.items()):
@@ -242,8 +245,11 @@ class RALMSuite:
     def _attack(self, kind: str) -> Any:
         if kind in ("provided_conflict", "provided_poison"):
             source = "conflict_documents" if kind == "provided_conflict" else "adversarial_documents"
-            return registry.get("attack", "docs.provided").factory(field=source, kind="conflict")
+            entry = registry.get("attack", "docs.provided")
+            self._versions["conflict"] = entry.version
+            return entry.factory(field=source, kind="conflict")
         entry = registry.get("attack", f"docs.{kind}")
+        self._versions[kind] = entry.version
         options: dict[str, Any] = {}
         if kind in ("genadv", "conflict"):
             if self.threshold is not None:
@@ -269,7 +275,9 @@ class RALMSuite:
 
     def cases(self) -> Iterator[Case]:
         if not self._retrieved:
-            self.prepare(None)
+            from rattle.flows import OfflineFlows
+
+            self.prepare(OfflineFlows())  # library use without the runner
         for item in self.items():
             top = self._retrieved.get(item.id, ())[: self.k]
             answerable = any(d.has_answer for d in top)
@@ -289,11 +297,11 @@ class RALMSuite:
                                   "provenance": dict(out.provenance)})
                 if self.kind == "conflict" and not answerable:
                     continue  # paper §5.4: conflict experiments use answerable examples
-                variant = Variant(id=f"{item.id}/{prompt}/{condition}", parent_id=item.id,
-                                  item=replace(item, documents=docs),
-                                  attack="original" if condition in ("clean", "closed_book")
-                                  else f"docs.{condition}",
-                                  version=1, seed=self.seed, target="documents", label=label)
+                clean = condition in ("clean", "closed_book")
+                attack = "original" if clean else f"docs.{condition}"
+                variant = derived(item, f"{item.id}/{prompt}/{condition}", documents=docs,
+                                  attack=attack, version=0 if clean else self._versions[condition],
+                                  seed=self.seed, target="documents", label=label)
                 query = Query((render(prompt, item.question, docs),), question=item.question,
                               documents=docs)
                 yield Case(variant.id, variant, query,
@@ -340,67 +348,6 @@ class RALMSuite:
                             seed=self.seed)
 
 
-def ralm_metrics(kind: str, records: Sequence[Record], *, seed: int = 0) -> list[MetricValue]:
-    out: list[MetricValue] = []
-    by: dict[tuple[str, str, str], list[Record]] = defaultdict(list)
-    for r in records:
-        by[(r["dataset"], r["group"]["prompt"], r["group"]["condition"])].append(r)
-    datasets = sorted({d for d, _, _ in by})
-    for (dataset, prompt, condition), rs in sorted(by.items()):
-        g = {"dataset": dataset, "prompt": prompt, "condition": condition}
-        out.append(rate("accuracy", [(cluster(r), r["correct"]) for r in rs], group=g, seed=seed))
-        if prompt in ("normal", "closed"):
-            out.append(label_mean("em", rs, g, seed))
-            out.append(label_mean("f1", rs, g, seed))
-        if prompt == "unans" and condition == "clean":
-            out.append(rate("acc_ans", [(cluster(r), r["correct"]) for r in rs
-                                        if r["group"]["answerable"]], group=g, seed=seed))
-            out.append(rate("acc_unans", [(cluster(r), r["correct"]) for r in rs
-                                          if not r["group"]["answerable"]], group=g, seed=seed))
-            out.extend(unanswerable_split(
-                [(cluster(r), r["labels"].get("says_unanswerable", False),
-                  r["labels"].get("has_gold", False), r["correct"] is not None)
-                 for r in rs if not r["group"]["answerable"]], group=g, seed=seed))
-        if prompt == "normal" and condition == "clean" and kind == "unanswerable":
-            out.append(par([(cluster(r), r["correct"]) for r in rs
-                            if not r["group"]["answerable"]], group=g, seed=seed))
-    for dataset in datasets:
-        def rows(prompt: str, condition: str, dataset: str = dataset) -> dict[str, Record]:
-            return {r["item_id"]: r for r in by.get((dataset, prompt, condition), [])}
-
-        if kind in ("adversarial", "adversarial_unanswerable"):
-            prompt = "normal" if kind == "adversarial" else "unans"
-            clean = rows(prompt, "clean")
-            added_kinds = sorted({c for d, p, c in by if d == dataset and p == prompt and c != "clean"})
-            for added in added_kinds:
-                other = rows(prompt, added)
-                splits: list[tuple[str, bool | None]] = [("all", None)]
-                if kind == "adversarial_unanswerable":
-                    splits += [("answerable", True), ("unanswerable", False)]
-                for split, flag in splits:
-                    chosen = [(f"{dataset}|{i}", clean[i]["correct"], other[i]["correct"])
-                              for i in sorted(other) if i in clean
-                              and (flag is None or clean[i]["group"]["answerable"] == flag)]
-                    out.append(rad(chosen, group={"dataset": dataset, "prompt": prompt,
-                                                  "condition": added, "split": split}, seed=seed))
-        if kind == "conflict":
-            nc = list(rows("conflict", "clean").values())
-            c = list(rows("conflict", "conflict").values())
-            g = {"dataset": dataset, "prompt": "conflict"}
-            out.append(rate("conflict_acc_c", [(cluster(r), r["correct"]) for r in c], group=g, seed=seed))
-            out.append(rate("conflict_acc_nc", [(cluster(r), r["correct"]) for r in nc], group=g, seed=seed))
-            out.append(rate("conflict_acc", [(cluster(r), r["correct"]) for r in [*c, *nc]],
-                            group=g, seed=seed))
-            clean_n = rows("normal", "clean")
-            added_n = rows("normal", "conflict")
-            ara = [added_n[i] for i in sorted(added_n) if i in clean_n
-                   and clean_n[i]["correct"] is True and added_n[i]["correct"] is not None]
-            out.extend(transitions([(cluster(r), r["labels"]["has_gold"],
-                                     r["labels"]["has_conflict_answer"]) for r in ara],
-                                   group={"dataset": dataset, "prompt": "normal"}, seed=seed))
-    return out
-
-
 def attach_poison(items: list[Item], path: str) -> list[Item]:
     """Attach PoisonedRAG adversarial passages and incorrect answers to matching questions."""
     from pathlib import Path
@@ -419,35 +366,82 @@ def attach_poison(items: list[Item], path: str) -> list[Item]:
     return out
 
 
-def _suite(kind: Kind, **options: Any) -> RALMSuite:
+# The options every RALM suite takes (each factory's signature is its configuration).
+Dataset = Annotated[str | None, "QA data: DPR/FiD JSONL (ctxs), RGB, PoisonedRAG, mini-qa"]
+Limit = Annotated[int | None, "use only the first N questions"]
+Seed = Annotated[int, "run seed"]
+K = Annotated[int, "top-k documents (paper: 5)"]
+Corpus = Annotated[str | None, "passages to retrieve from (JSONL id/title/text or DPR TSV)"]
+Retriever = Annotated[str, "bm25 or dense (with corpus)"]
+EmbeddingModel = Annotated[str | None, "sentence-transformers model for dense retrieval"]
+Poison = Annotated[str | None, "PoisonedRAG file: attach its passages to matching questions"]
+SkipInvalid = Annotated[bool, "skip malformed data lines (counted)"]
+Attacks = Annotated[str | None, "added-document kinds, comma-separated (genadv,random,topk)"]
+Attacker = Annotated[str | None, "model that writes GenADV/conflict passages (rules if unset)"]
+Threshold = Annotated[float | None, "similarity filter of generated passages"]
+
+
+def _suite(kind: RALMExperiment, **options: Any) -> RALMSuite:
     return RALMSuite(kind=kind, **options)
 
 
 @registry.register("suite", "ralm.baseline")
-def baseline(**options: Any) -> RALMSuite:
+def baseline(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0, k: K = TOP_K,
+             corpus: Corpus = None, retriever: Retriever = "bm25",
+             embedding_model: EmbeddingModel = None, poison: Poison = None,
+             skip_invalid: SkipInvalid = False) -> RALMSuite:
     """Closed-book vs retrieval-augmented QA: accuracy, EM, F1 (RALM Tables 11-12)."""
-    return _suite("baseline", **options)
+    return _suite("baseline", dataset=dataset, limit=limit, seed=seed, k=k, corpus=corpus,
+                  retriever=retriever, embedding_model=embedding_model, poison=poison,
+                  skip_invalid=skip_invalid)
 
 
 @registry.register("suite", "ralm.unanswerable")
-def unanswerable(**options: Any) -> RALMSuite:
+def unanswerable(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0, k: K = TOP_K,
+                 corpus: Corpus = None, retriever: Retriever = "bm25",
+                 embedding_model: EmbeddingModel = None, poison: Poison = None,
+                 skip_invalid: SkipInvalid = False) -> RALMSuite:
     """Unans prompt: Acc(ans)/Acc(unans), Acc/Hallu/Cor split (Table 4), PAR (Table 13)."""
-    return _suite("unanswerable", **options)
+    return _suite("unanswerable", dataset=dataset, limit=limit, seed=seed, k=k, corpus=corpus,
+                  retriever=retriever, embedding_model=embedding_model, poison=poison,
+                  skip_invalid=skip_invalid)
 
 
 @registry.register("suite", "ralm.adversarial")
-def adversarial(**options: Any) -> RALMSuite:
+def adversarial(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0, k: K = TOP_K,
+                corpus: Corpus = None, retriever: Retriever = "bm25",
+                embedding_model: EmbeddingModel = None, poison: Poison = None,
+                attacks: Attacks = None, attacker: Attacker = None,
+                threshold: Threshold = None, skip_invalid: SkipInvalid = False) -> RALMSuite:
     """One added document (GenADV, random, top-k+1, given): RAD per type (RALM Eq. 2, Fig. 3)."""
-    return _suite("adversarial", **options)
+    return _suite("adversarial", dataset=dataset, limit=limit, seed=seed, k=k, corpus=corpus,
+                  retriever=retriever, embedding_model=embedding_model, poison=poison,
+                  attacks=attacks, attacker=attacker, threshold=threshold,
+                  skip_invalid=skip_invalid)
 
 
 @registry.register("suite", "ralm.adversarial_unanswerable")
-def adversarial_unanswerable(**options: Any) -> RALMSuite:
+def adversarial_unanswerable(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
+                             k: K = TOP_K, corpus: Corpus = None, retriever: Retriever = "bm25",
+                             embedding_model: EmbeddingModel = None, poison: Poison = None,
+                             attacks: Attacks = None, attacker: Attacker = None,
+                             threshold: Threshold = None,
+                             skip_invalid: SkipInvalid = False) -> RALMSuite:
     """Added documents under the Unans prompt: RAD for answerable vs unanswerable (Table 6)."""
-    return _suite("adversarial_unanswerable", **options)
+    return _suite("adversarial_unanswerable", dataset=dataset, limit=limit, seed=seed, k=k,
+                  corpus=corpus, retriever=retriever, embedding_model=embedding_model,
+                  poison=poison, attacks=attacks, attacker=attacker, threshold=threshold,
+                  skip_invalid=skip_invalid)
 
 
 @registry.register("suite", "ralm.conflict")
-def conflict(**options: Any) -> RALMSuite:
+def conflict(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0, k: K = TOP_K,
+             corpus: Corpus = None, retriever: Retriever = "bm25",
+             embedding_model: EmbeddingModel = None, poison: Poison = None,
+             attacks: Attacks = None, attacker: Attacker = None, threshold: Threshold = None,
+             skip_invalid: SkipInvalid = False) -> RALMSuite:
     """A conflicting passage: Acc(C)/Acc(NC) (Table 7) and A→A/A→C/A→U (Table 8)."""
-    return _suite("conflict", **options)
+    return _suite("conflict", dataset=dataset, limit=limit, seed=seed, k=k, corpus=corpus,
+                  retriever=retriever, embedding_model=embedding_model, poison=poison,
+                  attacks=attacks, attacker=attacker, threshold=threshold,
+                  skip_invalid=skip_invalid)

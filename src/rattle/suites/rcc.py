@@ -10,31 +10,23 @@ Consistency, and Credibility, arXiv:2305.10235).
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from rattle.datasets import load_dataset
 from rattle.errors import ConfigError
 from rattle.items import Item, Judgement, Query, Response, Variant, original
 from rattle.judges.choice import ChoiceJudge
+from rattle.metrics.core import MetricValue
+from rattle.metrics.rcc import CREDIBILITY_OPS, RTI_RATES, RobustnessStream, rcc_metrics
 from rattle.papers import RCC
-from rattle.metrics.core import MetricValue, RateCounts, complement, rate
-from rattle.metrics.rcc import (
-    RTI_RATES,
-    answer_change_rate,
-    consistency_std,
-    error_rate,
-    first_option_rate,
-    rti,
-    rti_value,
-)
 from rattle.perturbations.base import Perturbation
 from rattle.perturbations.prompts import RCC_TEMPLATE_NAMES, RCC_TEMPLATES
 from rattle.registry import register
 from rattle.seeding import canonical, rng_for
-from rattle.suites.base import Case, Record, base_record, cluster
+from rattle.records import Record, cluster_key
+from rattle.suites.base import Case, Suite, base_record
 from rattle.suites.rcc_protocol import multi_turn, single_turn
 
 PAPER = RCC.citation
@@ -54,9 +46,9 @@ ROBUSTNESS_ATTACKS: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("visual.homoglyph", {"ratio": 0.5}, "50%"),
     ("visual.homoglyph", {"ratio": 0.9}, "90%"),
 )
-CREDIBILITY_OPS = ("words.insert", "words.delete", "words.replace")
 
-Kind = Literal["robustness", "consistency", "credibility", "patterns"]
+RCCExperiment = Literal["robustness", "consistency", "credibility", "patterns"]
+AskProtocol = Literal["multi", "single", "loglik"]
 TABLES = {
     "robustness": "Tables 19-20 (ER, ACR by dataset x attack); charts of ER/ACR with CIs",
     "consistency": "accuracy by prompt wording (Table 5) and option order, std, first-option rate",
@@ -66,17 +58,17 @@ TABLES = {
 
 
 @dataclass
-class RCCSuite:
+class RCCSuite(Suite):
     """One RCC experiment over MC items; built by the registered factories below."""
 
-    kind: Kind
+    kind: RCCExperiment
     dataset: str | None = None
     limit: int | None = None
     seed: int = 0
     samples: int = 2
     attacks: Sequence[tuple[str, dict[str, Any], str]] = ROBUSTNESS_ATTACKS
     orders: int = 6
-    protocol: Literal["multi", "single", "loglik"] = "multi"
+    protocol: AskProtocol = "multi"
     compat: bool = False
     part: str = ""
     default_dataset: str = "mini-mc"
@@ -88,10 +80,6 @@ class RCCSuite:
             raise ConfigError(f"protocol must be multi, single or loglik, got {self.protocol!r}")
         self.name = f"rcc.{self.kind}"
         self.tables = TABLES[self.kind]
-        # What the metrics read of each record (the rest stays in results.jsonl only).
-        self.metric_fields = ("part", "dataset", "item_id", "sub", "attack", "group", "params",
-                              "correct", "answer", "position",
-                              *(("edits",) if self.kind == "patterns" else ()))
         self.paper = PAPER
         self.description = (__doc__ or "").strip()
         self.judge = ChoiceJudge(compat=self.compat)
@@ -139,6 +127,11 @@ class RCCSuite:
                 for r in RATES:
                     v = self._apply(name, item, {"rate": r})
                     yield v, {"attack": name, "level": f"{r:.1f}"}
+
+    def metric_fields(self) -> tuple[str, ...]:
+        """What the metrics read of each record (the rest stays in results.jsonl only)."""
+        return ("part", "dataset", "item_id", "sub", "attack", "group", "params", "correct",
+                "answer", "position", *(("edits",) if self.kind == "patterns" else ()))
 
     def metric_stream(self) -> RobustnessStream | None:
         """Streaming metrics where they exist (the robustness design); None: keep rows."""
@@ -200,149 +193,55 @@ class RCCSuite:
         from rattle.analysis.patterns import analyse
         from rattle.nlp.spacy_pos import pipeline
 
-        texts = {f"{i.dataset}|{i.id}": (i.passage or i.question) for i in self.items()}
+        texts = {cluster_key(i.dataset, i.id): (i.passage or i.question) for i in self.items()}
         return [*rcc_metrics("robustness", mine, seed=self.seed),
                 *analyse(mine, texts, pipeline(), seed=self.seed)]
 
 
-def _by(records: Sequence[Record], *keys: str) -> dict[tuple[Any, ...], list[Record]]:
-    out: dict[tuple[Any, ...], list[Record]] = defaultdict(list)
-    for r in records:
-        out[tuple(r["group"].get(k, r.get(k)) for k in keys)].append(r)
-    return out
-
-
-def rcc_metrics(kind: str, records: Sequence[Record], *, seed: int = 0) -> list[MetricValue]:
-    out: list[MetricValue] = []
-    baseline = {(r["dataset"], r["item_id"], r["sub"]): r["answer"]
-                for r in records if r["attack"] == "original"}
-
-    def pairs(rs: Sequence[Record]) -> list[tuple[str, Any, Any]]:
-        return [(cluster(r), baseline.get((r["dataset"], r["item_id"], r["sub"])), r["answer"])
-                for r in rs]
-
-    datasets = sorted({r["dataset"] for r in records})
-    scopes: list[tuple[str, Sequence[Record]]] = [(d, [r for r in records if r["dataset"] == d])
-                                                  for d in datasets]
-    if len(datasets) > 1:
-        scopes.append(("all", records))
-    for dataset, rs in scopes:
-        if kind in ("robustness", "consistency"):
-            for (attack, level), group in sorted(_by(rs, "attack", "level").items()):
-                g = {"dataset": dataset, "attack": attack, "level": level}
-                outcomes = [(cluster(r), r["correct"]) for r in group]
-                out.append(rate("accuracy", outcomes, group=g, seed=seed))
-                out.append(error_rate(outcomes, group=g, seed=seed))
-                if attack != "original":
-                    out.append(answer_change_rate(pairs(group), group=g, seed=seed))
-                if kind == "consistency":
-                    out.append(first_option_rate(
-                        [(cluster(r), r["position"] if r["correct"] is not None else None)
-                         for r in group], group=g, seed=seed))
-        if kind == "consistency":
-            accs = {(m.group["attack"], m.group["level"]): m.value for m in out
-                    if m.name == "accuracy" and m.group["dataset"] == dataset}
-            for family in ("prompts.wording", "options.order"):
-                values = {"original": accs.get(("original", ""))}
-                values.update({lvl: v for (a, lvl), v in accs.items() if a == family})
-                out.append(consistency_std(values, group={"dataset": dataset, "attack": family}))
-        if kind == "credibility":
-            per_op: dict[str, list[tuple[str, float | None]]] = defaultdict(list)
-            answers: dict[tuple[str, str, int, str], dict[float, Any]] = defaultdict(dict)
-            for r in rs:
-                if r["attack"] in CREDIBILITY_OPS:
-                    key = (r["dataset"], r["item_id"], r["sub"], r["attack"])
-                    answers[key][float(r["params"]["rate"])] = r["answer"]
-            for (ds, item_id, sub, op), by_rate in sorted(answers.items()):
-                value = rti_value(baseline.get((ds, item_id, sub)), by_rate)
-                per_op[op].append((f"{ds}|{item_id}", value))
-            all_values: list[tuple[str, float | None]] = []
-            for op in CREDIBILITY_OPS:
-                if per_op.get(op):
-                    out.append(rti(per_op[op], group={"dataset": dataset, "attack": op}, seed=seed))
-                    all_values.extend(per_op[op])
-            if all_values:
-                out.append(rti(all_values, group={"dataset": dataset, "attack": "mean"}, seed=seed))
-            originals = [(cluster(r), r["correct"]) for r in rs if r["attack"] == "original"]
-            g = {"dataset": dataset, "attack": "original", "level": ""}
-            out.append(rate("accuracy", originals, group=g, seed=seed))
-    return out
-
-
-class RobustnessStream:
-    """``rcc.robustness`` metrics computed while records stream in (flat memory).
-
-    Exactly :func:`rcc_metrics` for the robustness kind, without keeping records: per group,
-    per-item counts of correct and of changed answers. Records arrive in case order and every
-    item's unperturbed cases come first, so only the current item's baseline answers are kept.
-    """
-
-    def __init__(self, part: str, seed: int) -> None:
-        self.part = part
-        self.seed = seed
-        self.acc: dict[tuple[str, str, str], RateCounts] = {}
-        self.acr: dict[tuple[str, str, str], RateCounts] = {}
-        self.datasets: set[str] = set()
-        self._item: tuple[str, str] | None = None
-        self._baseline: dict[int, Any] = {}
-
-    def add(self, r: Record) -> None:
-        if r["part"] != self.part:
-            return
-        dataset = r["dataset"]
-        item = (dataset, r["item_id"])
-        if item != self._item:
-            self._item, self._baseline = item, {}
-        self.datasets.add(dataset)
-        attack, level = r["group"].get("attack", r["attack"]), r["group"].get("level", "")
-        c = cluster(r)
-        if attack == "original":
-            self._baseline[r["sub"]] = r["answer"]
-        before = self._baseline.get(r["sub"])
-        for scope in (dataset, "all"):
-            key = (scope, attack, level)
-            self.acc.setdefault(key, RateCounts()).add(c, r["correct"])
-            if attack != "original":
-                changed = None if before is None or r["answer"] is None else before != r["answer"]
-                self.acr.setdefault(key, RateCounts()).add(c, changed)
-
-    def metrics(self) -> list[MetricValue]:
-        out: list[MetricValue] = []
-        scopes = sorted(self.datasets) + (["all"] if len(self.datasets) > 1 else [])
-        for scope in scopes:
-            for key in sorted(k for k in self.acc if k[0] == scope):
-                g = {"dataset": scope, "attack": key[1], "level": key[2]}
-                accuracy = self.acc[key].metric("accuracy", group=g, seed=self.seed)
-                out.append(accuracy)
-                out.append(complement("er", accuracy))
-                if key in self.acr:
-                    out.append(self.acr[key].metric("acr", group=g, seed=self.seed))
-        return out
-
-
-def _suite(kind: Kind, **options: Any) -> RCCSuite:
-    return RCCSuite(kind=kind, **options)
+# The options every RCC suite takes (each factory's signature is its configuration).
+Dataset = Annotated[str | None, "MC data: RCC primitive JSON, <format>:<native file>, mini-mc"]
+Limit = Annotated[int | None, "use only the first N items"]
+Seed = Annotated[int, "run seed: same seed, same variants"]
+Compat = Annotated[bool, "score unparsed replies as wrong, as the RCC code did"]
+SkipInvalid = Annotated[bool, "skip malformed data lines (counted)"]
+ProtocolOption = Annotated[AskProtocol, "multi-turn chat (RCC), one question per request, or "
+                                     "option log-likelihood (local models)"]
 
 
 @register("suite", "rcc.robustness")
-def robustness(**options: Any) -> RCCSuite:
+def robustness(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
+               samples: Annotated[int, "variants per attack and item"] = 2,
+               protocol: ProtocolOption = "multi", compat: Compat = False,
+               skip_invalid: SkipInvalid = False) -> RCCSuite:
     """Char/word/visual noise on MC QA: ER (Eq. 9) and ACR (Eq. 10) by attack (RCC Tables 6, 19, 20)."""
-    return _suite("robustness", **options)
+    return RCCSuite("robustness", dataset=dataset, limit=limit, seed=seed, samples=samples,
+                    protocol=protocol, compat=compat, skip_invalid=skip_invalid)
 
 
 @register("suite", "rcc.consistency")
-def consistency(**options: Any) -> RCCSuite:
+def consistency(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
+                orders: Annotated[int, "option orders (the original and orders-1 shuffles)"] = 6,
+                protocol: ProtocolOption = "multi", compat: Compat = False,
+                skip_invalid: SkipInvalid = False) -> RCCSuite:
     """Five prompt wordings (Table 5) and option orders: accuracy, std, first-option rate (RCC §4.2)."""
-    return _suite("consistency", **options)
+    return RCCSuite("consistency", dataset=dataset, limit=limit, seed=seed, orders=orders,
+                    protocol=protocol, compat=compat, skip_invalid=skip_invalid)
 
 
 @register("suite", "rcc.patterns")
-def patterns(**options: Any) -> RCCSuite:
+def patterns(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
+             samples: Annotated[int, "variants per attack and item"] = 2,
+             protocol: ProtocolOption = "multi", compat: Compat = False,
+             skip_invalid: SkipInvalid = False) -> RCCSuite:
     """Which edited words change answers: POS, dependency, phrase, position (RCC §3.6, Eq. 11-12)."""
-    return _suite("patterns", **options)
+    return RCCSuite("patterns", dataset=dataset, limit=limit, seed=seed, samples=samples,
+                    protocol=protocol, compat=compat, skip_invalid=skip_invalid)
 
 
 @register("suite", "rcc.credibility")
-def credibility(**options: Any) -> RCCSuite:
+def credibility(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
+                protocol: ProtocolOption = "multi", compat: Compat = False,
+                skip_invalid: SkipInvalid = False) -> RCCSuite:
     """Word ops at rates 0.1..1.0: the RTI memorisation index, Algorithm 1 (RCC §3.5)."""
-    return _suite("credibility", **options)
+    return RCCSuite("credibility", dataset=dataset, limit=limit, seed=seed, protocol=protocol,
+                    compat=compat, skip_invalid=skip_invalid)

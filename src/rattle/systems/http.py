@@ -96,6 +96,7 @@ class HttpBackend:
         self.max_retries = max_retries
         self.identity = f"http[{url}|{answer_path}|{citations_path or ''}]"
         self.display_name = f"http {url}"
+        self.capabilities: frozenset[str] = frozenset()
         self.batch_size = 1
         self.concurrency = concurrency
         self._client: Any = None
@@ -207,7 +208,7 @@ def parse_headers(raw: Sequence[str]) -> dict[str, str]:
     return headers
 
 
-@register("system", "http")
+@register("system", "http", uses_model=False)
 def http(
     *,
     url: str,

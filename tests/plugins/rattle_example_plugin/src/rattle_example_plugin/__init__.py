@@ -1,0 +1,1 @@
+"""A plugin package registering one perturbation, one model provider and one suite."""
