@@ -13,7 +13,7 @@ from rattle.run.executor import ExecStats
 class ProgressView:
     """A live progress bar on a TTY; nothing but the summary otherwise."""
 
-    def __init__(self, enabled: bool = True) -> None:
+    def __init__(self, *, enabled: bool = True) -> None:
         self.enabled = enabled and sys.stderr.isatty()
         self._progress: Any = None
         self._task: Any = None

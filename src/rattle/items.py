@@ -194,12 +194,16 @@ def target_text(item: Item, target: Target) -> str:
 
 @dataclass(frozen=True)
 class Message:
+    """A chat message: role (system, user, assistant) and content."""
+
     role: Role
     content: str
 
 
 @dataclass(frozen=True)
 class Usage:
+    """Tokens a request used: prompt and completion."""
+
     prompt_tokens: int = 0
     completion_tokens: int = 0
 

@@ -1,6 +1,6 @@
 import pytest
 
-from rattle.judges.qa import exact_match, f1, has_answer, squad_normalize
+from rattle.matching import exact_match, f1, has_answer, squad_normalize
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from rattle.datasets import load_dataset
 from rattle.errors import DataError
 from rattle.judges.choice import extract_choice
-from rattle.judges.qa import exact_match, f1, has_answer
+from rattle.matching import exact_match, f1, has_answer
 from rattle.suites.ralm import says_conflict, says_unanswerable
 
 TEXT = st.text(max_size=300)

@@ -33,6 +33,8 @@ N_TREES = 200  # random-forest size; seeded
 
 @dataclass(frozen=True)
 class WordLabels:
+    """The linguistic labels of one edited word: POS, dependency, phrase, position."""
+
     start: int
     end: int
     pos: str

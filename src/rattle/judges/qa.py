@@ -1,77 +1,19 @@
-"""Short-answer QA matching: has-answer (DPR), exact match and token F1 (SQuAD).
-
-``has_answer``: some gold alias occurs as a token subsequence of the prediction after Unicode
-NFD normalisation and lower-casing (the DPR/RALM accuracy, RALM Appendix B).
-``exact_match``/``f1``: SQuAD normalisation (lower-case, drop punctuation and articles,
-collapse spaces).
-"""
+"""The short-answer QA judge (``qa.match``): has-answer accuracy with SQuAD EM and F1 beside
+it (the matching itself lives in ``rattle.matching``, shared with attacks and retrieval)."""
 
 from __future__ import annotations
 
-import re
-import string
-import unicodedata
-from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rattle.items import Judgement, Question, Response
+from rattle.matching import dpr_tokens, exact_match, f1, has_answer, squad_normalize
 from rattle.registry import register
-
-_TOKEN = re.compile(r"[\w]+|[^\w\s]", re.UNICODE)
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
-_PUNCT = set(string.punctuation)
-
-
-def dpr_tokens(text: str) -> list[str]:
-    return [t.lower() for t in _TOKEN.findall(unicodedata.normalize("NFD", text))]
-
-
-def has_answer(answers: Sequence[str], text: str) -> bool:
-    tokens = dpr_tokens(text)
-    for answer in answers:
-        a = dpr_tokens(answer)
-        if not a:
-            continue
-        for i in range(len(tokens) - len(a) + 1):
-            if tokens[i : i + len(a)] == a:
-                return True
-    return False
-
-
-def squad_normalize(text: str) -> str:
-    text = text.lower()
-    text = "".join(ch for ch in text if ch not in _PUNCT)
-    text = _ARTICLES.sub(" ", text)
-    return " ".join(text.split())
-
-
-def exact_match(answers: Sequence[str], prediction: str) -> bool:
-    p = squad_normalize(prediction)
-    return any(squad_normalize(a) == p for a in answers)
-
-
-def f1(answers: Sequence[str], prediction: str) -> float:
-    pred = squad_normalize(prediction).split()
-    best = 0.0
-    for answer in answers:
-        gold = squad_normalize(answer).split()
-        common = Counter(pred) & Counter(gold)
-        same = sum(common.values())
-        if not pred or not gold:
-            score = float(pred == gold)
-        elif same == 0:
-            score = 0.0
-        else:
-            precision = same / len(pred)
-            recall = same / len(gold)
-            score = 2 * precision * recall / (precision + recall)
-        best = max(best, score)
-    return best
 
 
 @dataclass(frozen=True)
 class QAJudge:
+    """Has-answer correctness of a short answer, with SQuAD EM and F1 as labels."""
+
     name: str = "qa.match@1"
 
     def __call__(self, question: Question, response: Response) -> Judgement:
@@ -94,3 +36,7 @@ class QAJudge:
 def qa_match() -> QAJudge:
     """Short answers: gold alias as a token subsequence (accuracy), plus SQuAD EM and F1."""
     return QAJudge()
+
+
+__all__ = ["QAJudge", "dpr_tokens", "exact_match", "f1", "has_answer", "qa_match",
+           "squad_normalize"]

@@ -20,6 +20,9 @@ CONFIDENCE = 0.95
 
 @dataclass(frozen=True)
 class MetricValue:
+    """One metric value with its 95% CI, the n it is computed on, how many cases were
+    unmeasured, and the group it describes (dataset, attack, level, ...)."""
+
     name: str
     value: float | None
     ci_low: float | None

@@ -78,7 +78,7 @@ def answer_citation_scores(statements: Sequence[Statement], *, relevant_only: bo
 
 
 def citation_metrics(answers: Iterable[tuple[Hashable, Sequence[Statement]]],
-                     group: Mapping[str, Any] | None = None, seed: int = 0,
+                     group: Mapping[str, Any] | None = None, seed: int = 0, *,
                      relevant_only: bool = False) -> list[MetricValue]:
     """Citation recall and precision (Eq. 3-4), averaged over answers."""
     rec: list[tuple[Hashable, float]] = []

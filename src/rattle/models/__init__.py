@@ -24,6 +24,8 @@ __all__ = [
 
 @dataclass(frozen=True)
 class ModelSpec:
+    """A parsed model name: provider, the name after the slash, the ?key=value options."""
+
     provider: str
     name: str
     options: dict[str, str]

@@ -46,6 +46,8 @@ _CANONICAL: dict[GenParams, str] = {}
 
 @dataclass(frozen=True)
 class ChatRequest:
+    """A chat request: messages and decoding parameters; its key addresses the cache."""
+
     messages: tuple[Message, ...]
     params: GenParams = GenParams()
 
@@ -77,6 +79,8 @@ class ChatRequest:
 
 @dataclass(frozen=True)
 class Completion:
+    """A backend's answer to one request: text, usage, latency, or an error."""
+
     text: str
     usage: Usage = Usage()
     latency_s: float = 0.0

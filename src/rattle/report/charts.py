@@ -5,18 +5,15 @@ Plain SVG strings (no script, no network); every label is escaped.
 
 from __future__ import annotations
 
-import html
 import statistics
 from collections.abc import Sequence
+
+from rattle.report.markup import esc
 
 WIDTH = 360  # plot area width in px
 ROW = 18
 LABEL_W = 260
 COLORS = ("#4a7fc1", "#e08a3c", "#9aa5b1", "#5aa469", "#b55d9f")
-
-
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
 
 
 def _fmt(v: float, percent: bool) -> str:
@@ -30,12 +27,12 @@ def bar_chart(title: str, bars: Sequence[tuple[str, float, float | None, float |
     top = vmax or max(1.0 if percent else max(b[1] for b in bars) or 1.0,
                       max((b[3] or 0) for b in bars))
     height = ROW * len(bars) + 24
-    parts = [f"<svg role='img' aria-label='{_e(title)}' width='{LABEL_W + WIDTH + 80}' "
+    parts = [f"<svg role='img' aria-label='{esc(title)}' width='{LABEL_W + WIDTH + 80}' "
              f"height='{height}' xmlns='http://www.w3.org/2000/svg' style='font:12px sans-serif'>"]
     for i, (label, value, lo, hi) in enumerate(bars):
         y = 4 + i * ROW
         w = max(0.0, WIDTH * value / top)
-        parts.append(f"<text x='{LABEL_W - 6}' y='{y + 12}' text-anchor='end'>{_e(label)}</text>")
+        parts.append(f"<text x='{LABEL_W - 6}' y='{y + 12}' text-anchor='end'>{esc(label)}</text>")
         parts.append(f"<rect x='{LABEL_W}' y='{y + 2}' width='{w:.1f}' height='{ROW - 6}' "
                      f"fill='{COLORS[0]}'/>")
         if lo is not None and hi is not None:
@@ -48,7 +45,7 @@ def bar_chart(title: str, bars: Sequence[tuple[str, float, float | None, float |
     axis_y = 4 + len(bars) * ROW + 4
     parts.append(f"<line x1='{LABEL_W}' x2='{LABEL_W + WIDTH}' y1='{axis_y}' y2='{axis_y}' stroke='#999'/>")
     parts.append("</svg>")
-    return f"<figure><figcaption>{_e(title)}</figcaption>{''.join(parts)}</figure>"
+    return f"<figure><figcaption>{esc(title)}</figcaption>{''.join(parts)}</figure>"
 
 
 def stacked_bars(title: str, rows: Sequence[tuple[str, Sequence[tuple[str, float]]]]) -> str:
@@ -56,24 +53,24 @@ def stacked_bars(title: str, rows: Sequence[tuple[str, Sequence[tuple[str, float
         return ""
     names = [name for name, _ in rows[0][1]]
     height = ROW * len(rows) + 40
-    parts = [f"<svg role='img' aria-label='{_e(title)}' width='{LABEL_W + WIDTH + 20}' "
+    parts = [f"<svg role='img' aria-label='{esc(title)}' width='{LABEL_W + WIDTH + 20}' "
              f"height='{height}' xmlns='http://www.w3.org/2000/svg' style='font:12px sans-serif'>"]
     for i, (label, segments) in enumerate(rows):
         y = 4 + i * ROW
-        parts.append(f"<text x='{LABEL_W - 6}' y='{y + 12}' text-anchor='end'>{_e(label)}</text>")
+        parts.append(f"<text x='{LABEL_W - 6}' y='{y + 12}' text-anchor='end'>{esc(label)}</text>")
         x = float(LABEL_W)
         for k, (name, value) in enumerate(segments):
             w = WIDTH * max(0.0, value)
             parts.append(f"<rect x='{x:.1f}' y='{y + 2}' width='{w:.1f}' height='{ROW - 6}' "
-                         f"fill='{COLORS[k % len(COLORS)]}'><title>{_e(name)} {100 * value:.1f}%</title></rect>")
+                         f"fill='{COLORS[k % len(COLORS)]}'><title>{esc(name)} {100 * value:.1f}%</title></rect>")
             x += w
     ly = 4 + len(rows) * ROW + 14
     for k, name in enumerate(names):
         parts.append(f"<rect x='{LABEL_W + 110 * k}' y='{ly - 9}' width='10' height='10' "
                      f"fill='{COLORS[k % len(COLORS)]}'/><text x='{LABEL_W + 110 * k + 14}' "
-                     f"y='{ly}'>{_e(name)}</text>")
+                     f"y='{ly}'>{esc(name)}</text>")
     parts.append("</svg>")
-    return f"<figure><figcaption>{_e(title)}</figcaption>{''.join(parts)}</figure>"
+    return f"<figure><figcaption>{esc(title)}</figcaption>{''.join(parts)}</figure>"
 
 
 def box_plot(title: str, groups: Sequence[tuple[str, Sequence[float]]], *, percent: bool = True) -> str:
@@ -82,7 +79,7 @@ def box_plot(title: str, groups: Sequence[tuple[str, Sequence[float]]], *, perce
         return ""
     top = 1.0 if percent else max(max(v) for _, v in groups) or 1.0
     height = ROW * 2 * len(groups) + 10
-    parts = [f"<svg role='img' aria-label='{_e(title)}' width='{LABEL_W + WIDTH + 80}' "
+    parts = [f"<svg role='img' aria-label='{esc(title)}' width='{LABEL_W + WIDTH + 80}' "
              f"height='{height}' xmlns='http://www.w3.org/2000/svg' style='font:12px sans-serif'>"]
     for i, (label, values) in enumerate(groups):
         y = 6 + i * 2 * ROW
@@ -91,7 +88,7 @@ def box_plot(title: str, groups: Sequence[tuple[str, Sequence[float]]], *, perce
         def x(v: float) -> float:
             return LABEL_W + WIDTH * v / top
 
-        parts.append(f"<text x='{LABEL_W - 6}' y='{y + 14}' text-anchor='end'>{_e(label)}</text>")
+        parts.append(f"<text x='{LABEL_W - 6}' y='{y + 14}' text-anchor='end'>{esc(label)}</text>")
         parts.append(f"<line x1='{x(values[0]):.1f}' x2='{x(values[-1]):.1f}' y1='{y + 10}' "
                      f"y2='{y + 10}' stroke='#222'/>")
         parts.append(f"<rect x='{x(q[0]):.1f}' y='{y + 2}' width='{max(1.0, x(q[2]) - x(q[0])):.1f}' "
@@ -101,4 +98,4 @@ def box_plot(title: str, groups: Sequence[tuple[str, Sequence[float]]], *, perce
         parts.append(f"<text x='{LABEL_W + WIDTH + 8}' y='{y + 14}'>median "
                      f"{_fmt(q[1], percent)}</text>")
     parts.append("</svg>")
-    return f"<figure><figcaption>{_e(title)}</figcaption>{''.join(parts)}</figure>"
+    return f"<figure><figcaption>{esc(title)}</figcaption>{''.join(parts)}</figure>"

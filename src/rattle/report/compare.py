@@ -8,12 +8,12 @@ whose 95% interval excludes zero gets a plain-language line.
 
 from __future__ import annotations
 
-import html
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rattle.report.markup import esc
 from rattle.metrics.core import bootstrap_ci
 from rattle.report.load import LoadedRun
 from rattle.report.tables import fmt_metric
@@ -23,6 +23,8 @@ GROUP_KEYS = ("part", "dataset", "attack", "level", "condition", "prompt")
 
 @dataclass(frozen=True)
 class PairedDiff:
+    """The paired difference of one metric between two runs, with its bootstrap CI."""
+
     group: dict[str, Any]
     a: str
     b: str
@@ -116,7 +118,7 @@ def to_markdown(header: list[str], body: list[list[str]], diffs: Sequence[Paired
 
 def to_html(header: list[str], body: list[list[str]], diffs: Sequence[PairedDiff],
             labels: Sequence[str]) -> str:
-    e = html.escape
+    e = esc
     rows = "".join("<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in r) + "</tr>" for r in body)
     drows = "".join(
         f"<tr><td>{e(' · '.join(str(v) for v in d.group.values() if v not in ('', None)))}</td>"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import html
 import io
 import itertools
 import json
@@ -18,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
 from rattle.metrics.core import MetricValue
+from rattle.report.markup import esc
 from rattle.report.tables import pivot
 
 CASES_PER_PAGE = 50
@@ -77,10 +77,6 @@ JS = r"""
 SCRIPT_HASH = "sha256-" + base64.b64encode(hashlib.sha256(JS.encode()).digest()).decode()
 
 
-def _e(value: Any) -> str:
-    return html.escape(str(value), quote=True)
-
-
 def _json_script(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
@@ -88,8 +84,8 @@ def _json_script(value: Any) -> str:
 
 def metrics_table(metrics: Sequence[MetricValue]) -> str:
     cols, names, body = pivot(metrics)
-    head = "".join(f"<th>{_e(c)}</th>" for c in [*cols, *names, "n", "unmeasured"])
-    rows = "".join("<tr>" + "".join(f"<td>{_e(v)}</td>" for v in row) + "</tr>" for row in body)
+    head = "".join(f"<th>{esc(c)}</th>" for c in [*cols, *names, "n", "unmeasured"])
+    rows = "".join("<tr>" + "".join(f"<td>{esc(v)}</td>" for v in row) + "</tr>" for row in body)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
 
@@ -171,7 +167,7 @@ def write_report_to(fh: TextIO, info: dict[str, Any], records: Iterable[dict[str
                  "rattle_version", "cases", "records", "unmeasured", "requests_total",
                  "requests_sent", "requests_cached", "requests_failed", "tokens_prompt",
                  "tokens_completion", "cost_usd", "wall_seconds", "suite_notes")
-    meta = "".join(f"<tr><td>{_e(k)}</td><td>{_e(info.get(k, ''))}</td></tr>"
+    meta = "".join(f"<tr><td>{esc(k)}</td><td>{esc(info.get(k, ''))}</td></tr>"
                    for k in meta_keys if k in info)
     total = info.get("records")
     shown = ""
@@ -182,9 +178,9 @@ def write_report_to(fh: TextIO, info: dict[str, Any], records: Iterable[dict[str
     from rattle.report.paper_tables import paper_tables
 
     papers = "".join(
-        f"<h3>{_e(t.title)}</h3><table><thead><tr>"
-        + "".join(f"<th>{_e(h)}</th>" for h in t.header) + "</tr></thead><tbody>"
-        + "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in t.rows)
+        f"<h3>{esc(t.title)}</h3><table><thead><tr>"
+        + "".join(f"<th>{esc(h)}</th>" for h in t.header) + "</tr></thead><tbody>"
+        + "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in t.rows)
         + "</tbody></table>"
         for t in paper_tables(metrics)
     )
@@ -192,8 +188,8 @@ def write_report_to(fh: TextIO, info: dict[str, Any], records: Iterable[dict[str
         "<!DOCTYPE html><html><head><meta charset='utf-8'>"
         "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
         f"style-src 'unsafe-inline'; img-src data:; script-src '{SCRIPT_HASH}'\">"
-        f"<title>rattle report: {_e(info.get('suite', ''))}</title><style>{CSS}</style></head><body>"
-        f"<h1>rattle: {_e(info.get('suite', ''))}</h1>"
+        f"<title>rattle report: {esc(info.get('suite', ''))}</title><style>{CSS}</style></head><body>"
+        f"<h1>rattle: {esc(info.get('suite', ''))}</h1>"
         f"<table class='meta'>{meta}</table>"
         + (f"<h2>Tables as in the paper</h2>{papers}" if papers else "")
         + f"<h2>Metrics</h2>{metrics_table(metrics)}"

@@ -14,6 +14,8 @@ from rattle.metrics.core import MetricValue
 
 @dataclass
 class LoadedRun:
+    """A finished run folder read back: its info, records and metric values."""
+
     path: Path
     info: dict[str, Any]
     records: list[dict[str, Any]]

@@ -17,6 +17,8 @@ from rattle.metrics.core import MetricValue
 
 @dataclass(frozen=True)
 class PaperTable:
+    """A table shaped like one of the papers' (header, rows), written as tables/<name>.csv."""
+
     name: str
     title: str
     header: list[str]

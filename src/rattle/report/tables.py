@@ -29,7 +29,7 @@ def write_csv(metrics: Sequence[MetricValue], fh: TextIO) -> None:
                          m.ci_high, m.n, m.n_unmeasured])
 
 
-def fmt(value: float | None, pct: bool = True) -> str:
+def fmt(value: float | None, *, pct: bool = True) -> str:
     if value is None:
         return "–"
     return f"{100 * value:.1f}" if pct else f"{value:.3f}"
@@ -45,9 +45,9 @@ RATE_METRICS = {
 
 def fmt_metric(m: MetricValue) -> str:
     pct = m.name in RATE_METRICS
-    text = fmt(m.value, pct)
+    text = fmt(m.value, pct=pct)
     if m.ci_low is not None and m.ci_high is not None and m.value is not None:
-        text += f" [{fmt(m.ci_low, pct)}, {fmt(m.ci_high, pct)}]"
+        text += f" [{fmt(m.ci_low, pct=pct)}, {fmt(m.ci_high, pct=pct)}]"
     return text
 
 

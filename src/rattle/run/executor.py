@@ -44,6 +44,8 @@ class Backend(Protocol):
 
 @dataclass
 class ExecStats:
+    """Request counts, tokens and model time of one executor run."""
+
     requests_total: int = 0
     requests_sent: int = 0
     requests_cached: int = 0

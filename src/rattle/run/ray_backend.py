@@ -62,6 +62,9 @@ def run_task(spec: str, settings: dict[str, Any], batch: Sequence[Any]) -> Any:
 
 
 class RayBackend:
+    """A model whose generate/loglikelihood calls run on a Ray cluster; it keeps the
+    wrapped model's identity, so cache keys and results equal the local executor's."""
+
     def __init__(self, spec: str, settings: dict[str, Any], *, address: str | None = None,
                  replicas: int = 2) -> None:
         ray = _ray()

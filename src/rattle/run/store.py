@@ -100,6 +100,8 @@ STORE_FILE = "store.sqlite"
 
 @dataclass(frozen=True)
 class StoreStats:
+    """What the store holds: responses, failures, runs, by model, and its size."""
+
     path: str
     responses: int
     failures: int

@@ -38,7 +38,7 @@ from rattle.flows import FlowRunner
 from rattle.items import Document, Edit, Item, Judgement, Query, Response, derived
 from rattle.judges.claims import (FreeformCase, LLMJudge, RuleJudge, agreement, contradiction,
                                   labelled_cases, verdict)
-from rattle.judges.qa import has_answer
+from rattle.matching import has_answer
 from rattle.metrics.core import MetricValue
 from rattle.metrics.factoid import factoid_metrics
 from rattle.papers import FACTOID
@@ -191,7 +191,9 @@ class FactoidSuite(Suite):
     def forms(self) -> tuple[str, ...]:
         return ("declarative", "question") if self.kind == "forms" else ("declarative",)
 
-    def _prompt(self, text: str, form: str, answer_type: bool) -> str:
+    def _prompt(self, text: str, form: str, *, answer_type: bool) -> str:
+        """The message sent: the sentence as is (free-form), a question to answer (reversal,
+        cloze), or a request for a yes/no verdict in ``form``."""
         if self.protocol == "freeform":
             return text
         if answer_type:
@@ -220,7 +222,7 @@ class FactoidSuite(Suite):
                 label = {"claim_true": True, "correction": "", "answers": [], "sent": text}
                 variant = derived(item, f"{item.id}/original/{form}", seed=self.seed,
                                   target="claim", label=label)
-                yield Case(variant.id, variant, Query((self._prompt(text, form, False),), question=text),
+                yield Case(variant.id, variant, Query((self._prompt(text, form, answer_type=False),), question=text),
                            {"condition": "original", "form": form, "original": True}, self.part)
             for key, generator in self.generators():
                 out = self._made.get((item.id, key))
@@ -246,7 +248,7 @@ class FactoidSuite(Suite):
                     if self.kind == "components":
                         group["component"] = key
                     yield Case(variant.id, variant,
-                               Query((self._prompt(text, shown_form, answer_type),), question=text),
+                               Query((self._prompt(text, shown_form, answer_type=answer_type),), question=text),
                                group, self.part)
 
     # -- judging ---------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from rattle.datasets import load_dataset
 from rattle.errors import ConfigError, DataError
 from rattle.flows import FlowRunner
 from rattle.items import Document, Item, Judgement, Query, Response, derived
-from rattle.judges.qa import exact_match, f1, has_answer
+from rattle.matching import exact_match, f1, has_answer
 from rattle.metrics.core import MetricValue
 from rattle.metrics.ralm import ralm_metrics
 from rattle.papers import RALM

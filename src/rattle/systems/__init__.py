@@ -18,7 +18,7 @@ class System(Protocol):
     def flow(self, query: Query) -> Generator[Any, Completion, tuple[Response, ...]]: ...
 
 
-def to_response(completion: Completion, cached: bool = False) -> Response:
+def to_response(completion: Completion, *, cached: bool = False) -> Response:
     citations = completion.extra.get("citations") or ()
     return Response(
         text=completion.text,

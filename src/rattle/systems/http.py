@@ -64,6 +64,8 @@ def render(template: Any, values: dict[str, str], lists: dict[str, Any]) -> Any:
 
 @dataclass(frozen=True)
 class HttpRequest:
+    """One POST body for the user's service; its key addresses the cache."""
+
     body: str  # canonical JSON
 
     def key(self, identity: str) -> str:
@@ -74,6 +76,9 @@ class HttpRequest:
 
 
 class HttpBackend:
+    """Posts request bodies to the user's service with retries; reads the answer (and
+    citations) by JSON path. Header values come from the environment at send time."""
+
     def __init__(
         self,
         url: str,
@@ -172,6 +177,8 @@ class HttpBackend:
 
 
 class HttpSystem:
+    """The user's own service as the system under test: a JSON body from a template."""
+
     def __init__(self, backend: HttpBackend, template: str, system_prompt: str = "") -> None:
         try:
             self.template = json.loads(template)

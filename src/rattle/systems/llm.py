@@ -23,6 +23,9 @@ DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant. Answer concisely."
 
 
 class LLMSystem:
+    """A model plus a system prompt: single- or multi-turn conversations, or option
+    log-likelihood scoring when the query lists choices."""
+
     def __init__(
         self,
         model: Model,

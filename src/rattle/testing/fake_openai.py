@@ -28,6 +28,8 @@ def echo_reply(messages: list[dict[str, Any]]) -> str:
 
 
 class FakeOpenAIServer:
+    """A local OpenAI-compatible server for tests: injected faults, latency, a request log."""
+
     def __init__(
         self,
         reply: Callable[[list[dict[str, Any]]], str] = echo_reply,
@@ -72,6 +74,8 @@ class FakeOpenAIServer:
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
+            """Request handler of the fake server."""
+
             protocol_version = "HTTP/1.1"
 
             def setup(self) -> None:

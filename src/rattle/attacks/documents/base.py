@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rattle.items import Document, Item
-from rattle.judges.qa import has_answer
+from rattle.matching import has_answer
 from rattle.models.base import Completion
 
 Similarity = Callable[[str, str], float]
@@ -22,6 +22,9 @@ Similarity = Callable[[str, str], float]
 
 @dataclass(frozen=True)
 class AddedDocument:
+    """A document an attack adds to the retrieved set, with what it asserts and how it was
+    made (provenance)."""
+
     document: Document
     kind: str
     conflict_answers: tuple[str, ...] = ()
@@ -30,6 +33,8 @@ class AddedDocument:
 
 @dataclass(frozen=True)
 class Dropped:
+    """An attack that produced nothing for an item, and why (counted in the run's notes)."""
+
     kind: str
     reason: str
 

@@ -28,7 +28,7 @@ from typing import Any
 from rattle.attacks.documents.base import (AddedDocument, AttackContext, AttackFlow, Dropped,
                                            answer_sentence, clip_words)
 from rattle.items import Document, Item, Message
-from rattle.judges.qa import has_answer
+from rattle.matching import has_answer
 from rattle.models.base import ChatRequest, Completion, GenParams
 from rattle.registry import register
 
@@ -93,7 +93,7 @@ def _ask(prompt: str) -> ChatRequest:
 
 
 def supporting_passage(kind: str, claim: str, source: Document | None, mapping: dict[str, str],
-                       use_model: bool) -> Generator[Any, Completion, tuple[str, str] | Dropped]:
+                       *, use_model: bool) -> Generator[Any, Completion, tuple[str, str] | Dropped]:
     """The passage that supports ``claim``: written by the attacker (Table 10 prompt), or
     offline the source document with the same substitutions, clipped to 100 words."""
     if use_model:
@@ -141,17 +141,11 @@ def genadv_flow(item: Item, ctx: AttackContext, rng: random.Random, *, threshold
     similarity = ctx.similarity(sentence, adversarial) if ctx.similarity else None
     if similarity is not None and similarity >= threshold:
         return Dropped("genadv", f"adversarial sentence too similar (cosine >= {threshold})")
-    written = yield from supporting_passage("genadv", adversarial, source, mapping, use_model)
-    if isinstance(written, Dropped):
-        return written
-    passage, title = written
-    if has_answer(item.answers, f"{title} {passage}"):
-        return Dropped("genadv", "adversarial passage contains a gold answer")
-    return AddedDocument(
-        Document(f"{item.id}/genadv", passage, title, has_answer=False), "genadv",
+    return (yield from _added_passage(
+        "genadv", item, adversarial, source, mapping, use_model=use_model,
         provenance={"answer_sentence": sentence, "adversarial_sentence": adversarial,
                     "entities": [t for t, _ in ents], "substitutions": mapping,
-                    "similarity": similarity, "mode": "model" if use_model else "offline"})
+                    "similarity": similarity}))
 
 
 def conflict_flow(item: Item, ctx: AttackContext, rng: random.Random, *, threshold: float,
@@ -182,18 +176,28 @@ def conflict_flow(item: Item, ctx: AttackContext, rng: random.Random, *, thresho
     substitute = rng.choice([c for s, c in allowed if s == best])
     mapping = {a: substitute for a in item.answers}
     conflicting = _replace_all(sentence, mapping)
-    written = yield from supporting_passage("conflict", conflicting, source, mapping, use_model)
+    return (yield from _added_passage(
+        "conflict", item, conflicting, source, mapping, use_model=use_model,
+        conflict_answers=(substitute,),
+        provenance={"answer_sentence": sentence, "conflict_sentence": conflicting,
+                    "answer_label": label, "substitute": substitute, "similarity": best}))
+
+
+def _added_passage(kind: str, item: Item, sentence: str, source: Document | None,
+                   mapping: dict[str, str], *, use_model: bool,
+                   provenance: dict[str, Any],
+                   conflict_answers: tuple[str, ...] = ()) -> AttackFlow:
+    """The shared tail of GenADV and conflict generation: write the supporting passage around
+    ``sentence`` (model or offline), drop it if a gold answer survived, else the document."""
+    written = yield from supporting_passage(kind, sentence, source, mapping, use_model=use_model)
     if isinstance(written, Dropped):
         return written
     passage, title = written
     if has_answer(item.answers, f"{title} {passage}"):
-        return Dropped("conflict", "conflict passage still contains a gold answer")
-    return AddedDocument(
-        Document(f"{item.id}/conflict", passage, title, has_answer=False), "conflict",
-        conflict_answers=(substitute,),
-        provenance={"answer_sentence": sentence, "conflict_sentence": conflicting,
-                    "answer_label": label, "substitute": substitute, "similarity": best,
-                    "mode": "model" if use_model else "offline"})
+        return Dropped(kind, f"the {kind} passage contains a gold answer")
+    return AddedDocument(Document(f"{item.id}/{kind}", passage, title, has_answer=False), kind,
+                         conflict_answers=conflict_answers,
+                         provenance={**provenance, "mode": "model" if use_model else "offline"})
 
 
 def random_flow(item: Item, ctx: AttackContext, rng: random.Random) -> AttackFlow:
@@ -233,8 +237,9 @@ def provided_flow(item: Item, ctx: AttackContext, rng: random.Random, *, field: 
 class DocAttack:
     """A registered document attack: ``flow(item, ctx, rng)`` plus what it needs."""
 
-    def __init__(self, name: str, kind: str, fn: Any, needs_nlp: bool = False,
-                 needs_similarity: bool = False, uses_model: bool = False, **options: Any) -> None:
+    def __init__(self, name: str, kind: str, fn: Any, *, needs_nlp: bool = False,
+                 needs_similarity: bool = False, uses_model: bool = False,
+                 **options: Any) -> None:
         self.name = name
         self.kind = kind
         self.fn = fn
@@ -250,15 +255,16 @@ class DocAttack:
 @register("attack", "docs.genadv")
 def genadv(*, threshold: float = GENADV_SIMILARITY, attacker: bool = False) -> DocAttack:
     """GenADV: same-type entity swaps in the answer sentence, filtered, with a support passage."""
-    return DocAttack("docs.genadv", "genadv", genadv_flow, True, True, attacker,
-                     threshold=threshold, use_model=attacker)
+    return DocAttack("docs.genadv", "genadv", genadv_flow, needs_nlp=True, needs_similarity=True,
+                     uses_model=attacker, threshold=threshold, use_model=attacker)
 
 
 @register("attack", "docs.conflict")
 def conflict(*, threshold: float = CONFLICT_SIMILARITY, attacker: bool = False) -> DocAttack:
     """Conflicting passage: the answer replaced by a similar same-type entity (not an alias)."""
-    return DocAttack("docs.conflict", "conflict", conflict_flow, True, True, attacker,
-                     threshold=threshold, use_model=attacker)
+    return DocAttack("docs.conflict", "conflict", conflict_flow, needs_nlp=True,
+                     needs_similarity=True, uses_model=attacker, threshold=threshold,
+                     use_model=attacker)
 
 
 @register("attack", "docs.random")
