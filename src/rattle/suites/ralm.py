@@ -29,6 +29,7 @@ from rattle.datasets import load_dataset
 from rattle.errors import ConfigError, DataError
 from rattle.items import Document, Item, Judgement, Query, Response, Variant
 from rattle.judges.qa import exact_match, f1, has_answer
+from rattle.judges.ralm import says_conflict, says_unanswerable
 from rattle.metrics.core import MetricValue, rate
 from rattle.metrics.ralm import par, rad, transitions, unanswerable_split
 from rattle.seeding import rng_for
@@ -52,10 +53,6 @@ PROMPTS = {
     "closed": "Answer the following question. Please provide the answer as a single word or "
               "term, without forming a complete sentence.\nQ: {question}\nA:",
 }
-_ABSTAIN = re.compile(r"\bunanswerable\b|\bcannot be (?:found|answered|determined)\b|"
-                      r"\bnot (?:enough|sufficient) information\b|\bi (?:do not|don't) know\b",
-                      re.I)
-_CONFLICT = re.compile(r"\bconflict(?:ing|s)?\b", re.I)
 
 Kind = Literal["baseline", "unanswerable", "adversarial", "adversarial_unanswerable", "conflict"]
 TABLES = {
@@ -70,14 +67,6 @@ DEFAULT_ATTACKS = {
     "adversarial_unanswerable": ("genadv", "random"),
     "conflict": ("conflict",),
 }
-
-
-def says_unanswerable(text: str) -> bool:
-    return bool(_ABSTAIN.search(text))
-
-
-def says_conflict(text: str) -> bool:
-    return bool(_CONFLICT.search(text))
 
 
 def format_documents(docs: Sequence[Document]) -> str:
