@@ -9,7 +9,8 @@
   ``Mask CorrectAnswer`` ("None of other options is correct."), and ``Irrelevant Formula``
   when the answer holds a formula.
 - ``Irrelevant Chain``: every question with a text answer also gets the answer of a random
-  question of another item (also for datasets that come with options).
+  question of another item (also for datasets that come with options), redrawn while it
+  repeats one of the question's options.
 
 Option-type strings keep the authors' spelling ("Answewr Error") so files stay comparable.
 Deliberate fixes: 'yes'/'no' answers are T/F with the right truth value (RCC read 'yes' as
@@ -248,10 +249,14 @@ def add_options(
                 else:
                     options = text_options(answer, rng, synonyms)
             if chain and kind == "text" and len(items) > 1:
-                other = rng.randrange(len(items) - 1)
-                other += other >= index
-                pool = answers_by_item[other] or [MASK]
-                options = (*options, Option(rng.choice(pool), "Irrelevant Chain"))
+                shown = {o.text for o in options}
+                for _ in range(20):  # redrawn while it repeats an option (the authors' did not)
+                    other = rng.randrange(len(items) - 1)
+                    other += other >= index
+                    pick = rng.choice(answers_by_item[other] or [MASK])
+                    if pick not in shown:
+                        break
+                options = (*options, Option(pick, "Irrelevant Chain"))
             order = list(range(len(options)))
             rng.shuffle(order)
             correct = next((k for k, o in enumerate(options) if o.kind == GT), 0)

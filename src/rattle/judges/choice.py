@@ -126,11 +126,11 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
         if hit.index < 0:
             return Choice(None, "not-an-option")
         return Choice(hit.index, hit.how)
+    if letters.option_lines(text, options):
+        return Choice(None, "echo-options")
     lead = equals_option(text, options)
     if lead is not None:
         return Choice(lead, "lead")
-    if letters.option_lines(text, options):
-        return Choice(None, "echo-options")
     positive, _ = letters.mentions(text, options)
     if len(positive) == 1:
         return Choice(positive.pop(), "mention")

@@ -98,8 +98,10 @@ _FRAMED = re.compile(
     + r"|(?m:^)[\s*#>-]*(?P<l3>" + _L + r")[.:](?=\s)"
     + r"|\b(?:option|choice|letter|opci[óo]n|op[çc][ãa]o)\s+(?P<l4>" + _L + r")(?![A-Za-z0-9'])"
     + r"|(?:^|(?<=[.,;:!?]\s)|(?<=\n))(?P<l5>[A-Z])(?=\s*(?:[.!?]\s|[.!?]?$|\n))", re.I | re.M)
-_AMBIGUOUS = re.compile(r"^\s*(?:,\s*)?(?:or|and|/|&|o|ou|oder|\u6216)\s*(?:\*\*)?\s*(?:" + _OPEN
-                        + r"\s*)?" + _L + r"(?![A-Za-z0-9'])", re.I)
+_AMBIGUOUS = re.compile(r"\s*(?:,\s*)?(?:(?i:or|and|o|ou|oder)\s+|[/&\u6216]\s*)(?:\*\*)?\s*"
+                        r"(?:[A-Z\u0410\u0412\u0421\u0415\u041d](?=\s*(?:$|[.,;:!?)\]])|\s+(?i:is|are|"
+                        r"would|could|might|seems?|both|either)\b|\s+[-\u2014\u2013])|" + _OPEN + r"\s*"
+                        + _L + r"\s*" + _CLOSE + r")")
 _EITHER = re.compile(r"\b(?:either|both|between)\s*$", re.I)
 
 
