@@ -47,12 +47,13 @@ _CUE = (r"(?:\b(?:final\s+)?(?:answer|response|respuesta|r[ée]ponse|antwort|res
         r"be|es|est|ist|[:=\-\u2013\u2014])|\b(?:I|I'd|I'll|we)\s+(?:would\s+|will\s+)?(?:pick|"
         r"choose|select|go\s+with|say|opt\s+for)|\b(?:closest|nearest|correct|right|best)\s+"
         r"(?:option|choice|answer)\s+(?:is|would\s+be|:)|\bequals|####|\\boxed\{|\u7b54\u6848"
-        r"(?:\u662f|[:\uff1a])|\u7b54\u6848\u4e3a)\s*(?:\*\*)?\s*")
+        r"(?:\u662f|[:\uff1a])|\u7b54\u6848\u4e3a)[\s*\"'`]*(?:(?:actually|really|in\s+fact|clearly|"
+        r"definitely|probably|indeed)\s+)?[\s*\"'`]*")
 _VALUE_CUE = re.compile(_CUE + r"(?:(?:approximately|about|around|roughly|\u2248|~|x\s*=|"
                         r"[a-z]\s*=)\s*)?", re.I)
 _POLAR_CUE = re.compile(_CUE + r"(?P<word>yes|no|true|false|correct|incorrect|right|wrong|"
                         r"unable\s+to\s+determine|cannot\s+be\s+determined|undetermined)\b", re.I)
-_AMBIGUOUS_VALUES = re.compile(r"\beither\b|\d\S*\s+or\s+\$?\d", re.I)
+_AMBIGUOUS_VALUES = re.compile(r"\beither\b|\d\S*(?:\s+[A-Za-z/.]+){0,2}\s+or\s+\$?\d", re.I)
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,7 @@ def _pick(hits: list[Hit]) -> Hit | None:
 
 
 def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Choice:
+    text = re.sub(r"(?<![\w'])['\"]([A-Za-z])['\"](?![\w'])", r"(\1)", text)  # 'B' -> (B)
     qa = re.match(r"A:\s+(\S.*)", text, re.S)  # "A: The capital is Canberra" (Q/A style prefix)
     if qa and not re.match(re.escape(options[0].strip()) + r"(?!\w)", qa.group(1), re.I):
         text = qa.group(1)

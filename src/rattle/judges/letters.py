@@ -63,7 +63,7 @@ _STATEMENTS: list[tuple[int, str, re.Pattern[str]]] = [
                                      + TOKEN, re.I)),
     (2, "choose", re.compile(
         r"\b(?:I|I'd|I'll|we|let's|I'm|I\s+am)\s+(?:would\s+|will\s+|should\s+|going\s+to\s+|"
-        r"\w+ly\s+)?(?:pick|choose|select|go\s+with|say|opt\s+for|vote\s+for|answer|guess|"
+        r"\w+ly\s+)?(?:pick|choose|select|go(?:ing)?\s+with|say|opt\s+for|vote\s+for|answer|guess|"
         r"lean\s+towards?|settle\s+on|stick\s+with)\s+(?:for\s+)?(?:(?:option|choice|answer|"
         r"letter)\s+)?" + TOKEN, re.I)),
     (2, "choose", re.compile(r"(?:elijo|escojo|je\s+choisis|ich\s+w\u00e4hle|escolho|\u9009\u62e9|"
@@ -75,7 +75,8 @@ _STATEMENTS: list[tuple[int, str, re.Pattern[str]]] = [
                          r"(?:option|choice)\s+)?" + TOKEN, re.I)),
     (2, "my-pick", re.compile(r"\bmy\s+(?:final\s+)?(?:guess|pick|choice|vote|selection|bet)\s*"
                               r"(?:is|would\s+be|:|=|-)\s*(?:(?:option|choice)\s+)?" + TOKEN, re.I)),
-    (2, "believe", re.compile(r"\b(?:probably|likely|most\s+likely|I\s+(?:think|believe|guess))\s+"
+    (2, "believe", re.compile(r"\b(?:probably|likely|most\s+likely|clearly|definitely|certainly|"
+                              r"obviously|surely|I\s+(?:think|believe|guess))\s+"
                                r"(?:it'?s\s+|it\s+is\s+|the\s+answer\s+is\s+)?(?:(?:option|choice)"
                                r"\s+)?" + TOKEN, re.I)),
     (2, "it-is", re.compile(r"\b(?:it|that|this|which)(?:'s|\s+is|\s+must\s+be|\s+would\s+be|\s+should"

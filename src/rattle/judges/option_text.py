@@ -23,7 +23,8 @@ _CUE = re.compile(
     r"\u2014])|\b(?:I|I'd|I'll|I\s+would|we)\s+(?:\w+\s+)?(?:pick|choose|select|go\s+with|say|"
     r"opt\s+for)|\bit(?:'s|\s+is|\s+was|\s+must\s+be|\s+would\s+be)|\bthat\s+leaves|\b(?:so|"
     r"thus|therefore|hence)\b,?\s+(?:it(?:'s|\s+is)\s+)?|\bI\s+(?:think|believe)\s+(?:it'?s|it\s+is)"
-    r"|\u7b54\u6848\u662f|\u7b54\u6848[:\uff1a])\s*(?:\*\*)?\s*(?:(?:the|a|an)\s+)?", re.I)
+    r"|\u7b54\u6848\u662f|\u7b54\u6848[:\uff1a])[\s*\"'`]*(?:(?:actually|really|in\s+fact|clearly|"
+    r"definitely|probably|indeed|just)\s+)?(?:(?:the|a|an)\s+)?", re.I)
 _CONCLUSION = re.compile(r"^\W*(?:so|thus|therefore|hence|that\s+leaves|which\s+leaves|leaving|"
                          r"in\s+conclusion|overall|finally|among\s+the\s+options|the\s+best)\b",
                          re.I)
@@ -106,7 +107,7 @@ def choose_text(text: str, options: list[str], skip: frozenset[int] = frozenset(
     first = positive[0]
     lead = text[:first.start].strip(" \t\n*\"'")
     if re.fullmatch(r"(?:(?:the|a|an)\s*)?", lead, re.I) and re.match(
-            r"\s*(?:\([^)]*\)\s*)?(?:is|are|was|were|,|\u2014|-|:)", text[first.end:]):
+            r"\s*(?:\([^)]*\)\s*)?(?:,|\u2014|-|:|(?!(?:and|or|nor)\b)[a-z]+\b)", text[first.end:]):
         return first.index, "text-subject"
     return positive[-1].index, "text-last"
 

@@ -34,7 +34,8 @@ _FALSE = (r"(?:false|incorrect|wrong|inaccurate|untrue|invalid|mistaken|misleadi
           r"overstated|outdated|debunked|a\s+(?:common\s+|popular\s+|"
           r"widespread\s+|persistent\s+)?(?:myth|misconception|mistake|misunderstanding|"
           r"exaggeration|fabrication)|an?\s+(?:myth|misconception|exaggeration|error|inaccuracy))")
-_SUBJ = (r"(?:the\s+(?:statement|claim|assertion|sentence|premise|answer|information|fact)|"
+_SUBJ = (r"(?:the\s+(?:statement|claim|assertion|sentence|premise|answer|information|fact)"
+         r"(?:\s+that\s+[^.!?]{1,150}?|\s*\"[^\"]{1,200}\"|\s*'[^']{1,200}')?|"
          r"this(?:\s+(?:statement|claim|one))?|that(?:\s+(?:statement|claim|one))?|it|which)")
 _COP = r"(?:'s|\s+is|\s+are|\s+was|\s+seems(?:\s+to\s+be)?|\s+appears(?:\s+to\s+be)?|\s+sounds)"
 _ADV = (r"(?:\s+(?:completely|entirely|totally|simply|actually|definitely|therefore|thus|also|"
@@ -53,7 +54,9 @@ _NO = re.compile(
     r"^(?:no" + _NO_IDIOM + r"|nope|nah|nein|non|n[ãa]o|\u043d\u0435\u0442|\u4e0d\u5bf9|"
     r"\u4e0d\u662f|\u4e0d(?!\u77e5\u9053)|\u9519|falso|faux|falsch|sbagliato|false|incorrect|"
     r"wrong|inaccurate|untrue|not\s+(?:true|correct|right|accurate|so|at\s+all)|"
-    r"(?:probably|likely|most\s+likely)\s+(?:not|false|no|incorrect|wrong)|"
+    r"(?:probably|likely|most\s+likely)\s+(?:not|false|no|incorrect|wrong)|negative|"
+    r"(?:absolutely|certainly|definitely|of\s+course|surely)\s+not|"
+    r"(?:it|that|this)\s+(?:doesn't|does\s+not)\s+check\s+out|"
     r"i(?:'d|\s+would)\s+say\s+no|"
     r"(?:that|this|it)(?:'s|\s+is)\s+(?:not\s+(?:true|correct|right|accurate)|" + _FALSE + r")|"
     r"i\s+(?:don'?t|do\s+not)\s+(?:think|believe)\s+(?:so|(?:that'?s|that\s+is|it'?s|it\s+is|"
@@ -81,6 +84,7 @@ _NO_STMT = re.compile(r"\b" + _SUBJ + _COP + _ADV + r"\s+(?:" + _NOT + _TRUTH + 
                       r"(?:myth|misconception|mistake|error)\b", re.I)
 _YES_STMT = re.compile(
     r"\b" + _SUBJ + _COP + _ADV + r"\s+" + _TRUTH + r"\b(?!\s+only)|\bis\s+indeed\b|"
+    r"(?<!n't\s)(?<!not\s)\bchecks?\s+out\b|"
     r"\b(?:there\s+(?:is|are|'s)|i\s+(?:see|find))\s+(?:no|nothing)\s+(?:errors?|mistakes?|"
     r"inaccurac(?:y|ies)|problems?|issues?|wrong|incorrect|inaccurate|false)\b|"
     r"\b(?:no|nothing)\s+(?:errors?|mistakes?|inaccurac(?:y|ies)|wrong|incorrect)\s+(?:in|with|"

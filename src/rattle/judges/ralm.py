@@ -45,7 +45,7 @@ _ABSTAIN = re.compile(
     r"state|specify|provide|contain|include|give|list|name|indicate|discuss|cover|have|answer)\b|"
     r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't)\s+(?:not\s+)?(?:mentioned|stated|given|"
     r"provided|specified|found|available|included|listed|named|present|contained|discussed|"
-    r"addressed)\b|^\W*not\s+(?:mentioned|stated|given|provided|specified|found|available|"
+    r"addressed)\b|\bnot\s+(?:mentioned|stated|given|provided|specified|found|available|"
     r"answerable)\b|\bnot\s+(?:in|found\s+in)\s+the\s+(?:documents?|passages?|text|context)\b|"
     r"\bno\s+(?:answer|information|info|mention|relevant\s+(?:information|documents?)|data|"
     r"details?|evidence)\b|\b(?:not\s+enough|insufficient|not\s+sufficient|lack\s+of)\s+"
@@ -77,14 +77,14 @@ _CONFLICT_BROAD = re.compile(
     r"\bkonflikt\b|\bconflicto\b|\bconflit\b|\bconflitto\b|\bconflito\b|\u51b2\u7a81|\u885d\u7a81|"
     r"\u77db\u76fe|\u043a\u043e\u043d\u0444\u043b\u0438\u043a\u0442|"
     r"\u043f\u0440\u043e\u0442\u0438\u0432\u043e\u0440\u0435\u0447", re.I)
-_DOC = r"(?:doc(?:ument)?s?|passages?|sources?|articles?)\s*#?\d*"
+_DOC = r"(?:doc(?:ument)?s?|passages?|sources?|articles?)\s*#?\d*(?:\s*(?:and|,|&)\s*\d+)*"
 _DOC_SAYS = (r"(?:says?|states?|claims?|lists?|gives?|attributes?|credits?|names?|mentions?|"
              r"reports?|suggests?|puts?|dates?|indicates?)")
 # "Document 1 says X, while Document 3 says Y"; "X, though one document says Y".
 _CONTRAST_DOCS = re.compile(
     r"\b(?:but|while|whereas|however|though|although|yet|;)\W+(?:\w+\W+){0,2}?(?:(?:one|another|"
     r"other|some|a|an|the\s+other)\s+)?" + _DOC + r"\s+" + _DOC_SAYS + r"\b|\b" + _DOC + r"\s+"
-    + _DOC_SAYS + r"\b[^.;]{1,80}?\b(?:but|while|whereas|however|though|although|and|;)\W+"
+    + _DOC_SAYS + r"\b[^.;]{1,80}?(?:\b(?:but|while|whereas|however|though|although|and)\b|[;,])\W*"
     r"(?:(?:one|another|other|some|the\s+other)\s+)?" + _DOC + r"\s+" + _DOC_SAYS + r"\b|"
     r"\b(?:although|though|while|whereas)\s+" + _DOC + r"\s+" + _DOC_SAYS + r"\b|"
     r"\b(?:doc(?:ument)?s|sources|passages)\b[^.]{0,80}\b(?:but|while|whereas|however|though|"

@@ -127,7 +127,10 @@ def json_answer(text: str) -> str | None:
                     return "True" if value else "False"
                 if isinstance(value, (str, int, float)):
                     return str(value)
-    return None
+    # Python-style dicts and loose JSON: {'answer': 'B'}
+    m = re.search(r"[\"'](?:answer|final_answer|choice|option|verdict|label)[\"']\s*:\s*[\"']?"
+                  r"([^\"',}\n]+)", text, re.I)
+    return m.group(1).strip() if m else None
 
 
 def sentences(text: str) -> list[tuple[int, str]]:
