@@ -128,9 +128,9 @@ def json_answer(text: str) -> str | None:
                 if isinstance(value, (str, int, float)):
                     return str(value)
     # Python-style dicts and loose JSON: {'answer': 'B'}
-    m = re.search(r"[\"'](?:answer|final_answer|choice|option|verdict|label)[\"']\s*:\s*[\"']?"
-                  r"([^\"',}\n]+)", text, re.I)
-    return m.group(1).strip() if m else None
+    loose = re.search(r"[\"'](?:answer|final_answer|choice|option|verdict|label)[\"']\s*:\s*[\"']?"
+                      r"([^\"',}\n]+)", text, re.I)
+    return loose.group(1).strip() if loose else None
 
 
 def sentences(text: str) -> list[tuple[int, str]]:
