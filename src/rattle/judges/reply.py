@@ -7,8 +7,11 @@
   U+2212 becomes ``-``.
 - A reply that revises itself ("Answer: A. Wait, no: … B") is read from its last revision
   marker first (``after_revision``).
-- ``negated_before`` decides whether a span is negated by the words right before it ("not
-  (A)", "it isn't A", "rather than A"), in English and the most common other languages.
+- Negation stays inside a clause: ``negated_before`` (one of the few words before a span:
+  "not (A)", "neither (A) nor (C)", "rather than A", "pas", "nicht", "不是"),
+  ``negated_after`` ("(A) is wrong", "B - no", "(C) can be ruled out") and
+  ``clause_negated`` (anywhere earlier in the clause: "I don't think the answer is B").
+- ``json_answer`` reads an ``answer``-like field of a JSON object or Python-style dict.
 """
 
 from __future__ import annotations
