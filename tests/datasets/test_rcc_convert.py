@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import json
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,75 @@ def test_gsm8k_socratic_steps_and_final_claim() -> None:
 
 def test_gsm8k_item_count() -> None:
     assert len(convert("gsm8k", str(external(*RAW, "GSM8K_socratic.jsonl")), options=False)) == 1319
+
+
+def test_gsm8k_final_claims_are_built_as_the_authors_did() -> None:
+    """'is "<answer>"' (True) or 'is not "<answer>"' (False), drawn 50/50 per item, always with
+    the gold answer (reference-implementations.md §2.3), never a made-up wrong number."""
+    path = external(*RAW, "GSM8K_socratic.jsonl")
+    items = convert("gsm8k", str(path), options=False)
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    counts = collections.Counter()
+    for item, row in zip(items, rows, strict=True):
+        final = item.questions[-1]
+        gold = row["answer"].split("\n")[-1].replace("####", "").strip()
+        truth = final.answers[0]
+        counts[truth] += 1
+        if truth == "True":
+            assert final.text.endswith(f'" is "{gold}", is it right?')
+        else:
+            assert truth == "False" and final.text.endswith(f'" is not "{gold}", is it right?')
+    assert counts == {"True": 676, "False": 643}  # seed 0
+    again = convert("gsm8k", str(path), options=False, seed=1)
+    assert collections.Counter(i.questions[-1].answers[0] for i in again) == {"True": 678,
+                                                                             "False": 641}
+
+
+def test_noahqa_final_claims_are_drawn_is_or_is_not(tmp_path: Path) -> None:
+    rows = [{"id": f"n{k}", "passage": [{"index": 0, "text": f"Tom has {k} pens."}],
+             "qa_pairs": [{"question": "How many pens first?", "ans": str(k)},
+                          {"question": f"How many pens after buying {k}?", "ans": str(2 * k)}]}
+            for k in range(200)]
+    path = tmp_path / "noah.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    items = convert("noahqa", str(path), options=False)
+    finals = [i.questions[-1] for i in items]
+    for k, q in enumerate(finals):
+        claim = "is not" if q.answers == ("False",) else "is"
+        assert q.text == (f'The answer to question "How many pens after buying {k}?" {claim} '
+                          f'"{2 * k}", is it right?')
+    assert collections.Counter(q.answers[0] for q in finals) == {"True": 104, "False": 96}
+
+
+def qed_rows_from_the_authors_primitive() -> tuple[list[dict], list[list[str]]]:  # type: ignore[type-arg]
+    """Raw QED rows rebuilt from the authors' shipped primitive (raw QED is not shipped):
+    question without its '?', answer; and the authors' option types per item."""
+    data = json.loads(external("LLMRiskEval_RCC", "Datasets", "Generator_out", "QED.json")
+                      .read_text(encoding="utf-8"))
+    rows, kinds = [], []
+    for key, record in data.items():
+        sub = record["sub-qa"][0]
+        rows.append({"example_id": int(key), "question_text": sub["question"][:-1],
+                     "original_nq_answers": [[{"string": sub["answer"]}]]})
+        kinds.append([o["option_type"] for o in sub["options"]])
+    return rows, kinds
+
+
+def test_qed_options_are_the_authors(tmp_path: Path) -> None:
+    rows, theirs = qed_rows_from_the_authors_primitive()
+    path = tmp_path / "qed.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    items = convert("qed", str(path))
+    ours = [[o.kind for o in i.questions[0].options] for i in items]
+    assert ours == theirs  # GroundTruth, 2 Irrelevant Chain, Text Augmentation (+1 chain for text)
+    assert collections.Counter(len(k) for k in ours) == {4: 273, 5: 1082}
+    for item in items:
+        q = item.questions[0]
+        texts = [o.text for o in q.options]
+        assert len(set(texts)) == len(texts)  # no option repeats another (the authors' 234 did)
+        if " " not in q.answers[0]:  # one-token answers: the authors' augmentation is "None"
+            assert texts[3] == "None"
+        assert len(texts) >= 4  # never a single option for a one-word answer
 
 
 def test_fixture_formats() -> None:

@@ -34,8 +34,8 @@ def by(outcome, name: str) -> dict:  # type: ignore[no-untyped-def, type-arg]
 
 
 def test_detectors() -> None:
-    assert says_unanswerable("Unanswerable.") and says_unanswerable("I don't know")
-    assert not says_unanswerable("Paris")
+    assert says_unanswerable("Unanswerable.") and says_unanswerable("I don't know", mode="broad")
+    assert not says_unanswerable("Paris") and not says_unanswerable("I don't know")  # paper mode
     assert says_conflict("conflict") and says_conflict("The documents are conflicting")
     assert not says_conflict("Paris")
 

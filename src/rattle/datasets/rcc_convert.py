@@ -5,12 +5,17 @@ Local files are read in their native format (JSONL, JSON, CSV, bAbI text); for u
 network access, rows can also come from the Hugging Face hub (``hf:<id>[:config[:split]]``).
 Deliberate fixes to the authors' conversion, each chosen to keep the data faithful: GSM8K's
 final answer drops the ``#### `` marker; StrategyQA facts are joined with a space.
+
+As the authors built them (issue 14): the final claim of GSM8K and NoahQA items says the answer
+"is" or "is not" the gold answer, drawn 50/50 per item (``'… is not "18", is it right?'`` is
+False); QED questions get the authors' options (``qed_options``) instead of generated ones.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import random
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -129,7 +134,18 @@ def esnli(rows: Iterable[tuple[str, Row]]) -> Iterator[Item]:
                    questions=(_mc(ESNLI_QUESTION, [label], label, wrong, "Answewr Error"),))
 
 
-def qed(rows: Iterable[tuple[str, Row]]) -> Iterator[Item]:
+QED_SINGLE_TOKEN_AUGMENTATION = "None"  # the authors' Text Augmentation for one-token answers
+
+
+def qed(rows: Iterable[tuple[str, Row]], *, seed: int = 0,
+        synonyms: Callable[[str], list[str]] | None = None) -> Iterator[Item]:
+    """QED with the authors' options (reference-implementations.md §2.3): GroundTruth, two
+    ``Irrelevant Chain`` (gold answers of random other items, redrawn while equal to the gold
+    answer or to each other) and one ``Text Augmentation`` (``qed_augmentation``); text answers
+    get one more Irrelevant Chain later, as every text answer does (rcc_options)."""
+    from rattle.datasets.rcc import answer_type
+
+    parsed = []
     for where, row in rows:
         answers = row.get("original_nq_answers") or []
         try:
@@ -137,8 +153,43 @@ def qed(rows: Iterable[tuple[str, Row]]) -> Iterator[Item]:
         except (IndexError, KeyError, TypeError):
             raise DataError("missing original_nq_answers[0][0].string", path=where,
                             field="original_nq_answers") from None
-        q = Question(str(_need(row, "question_text", where)) + "?", (answer,))
+        parsed.append((row, str(_need(row, "question_text", where)) + "?", answer))
+    pool = [answer for _, _, answer in parsed]
+    for index, (row, text, answer) in enumerate(parsed):
+        rng = rng_for(seed, "qed", "options", text, answer)
+        chains: list[str] = []
+        for _ in range(2):
+            for _try in range(50):
+                other = rng.randrange(len(pool))
+                if other != index and pool[other] != answer and pool[other] not in chains:
+                    chains.append(pool[other])
+                    break
+        augmented = qed_augmentation(answer, rng, synonyms)
+        options = (Option(answer, "GroundTruth"), *(Option(c, "Irrelevant Chain") for c in chains),
+                   Option(augmented, "Text Augmentation"))
+        kind = answer_type(answer)
+        q = Question(text, (answer,), options, 0, answer_type="text" if kind == "text" else "word")
         yield Item(id=str(row.get("example_id", "")), questions=(q,), passage=None)
+
+
+def qed_augmentation(answer: str, rng: random.Random,
+                     synonyms: Callable[[str], list[str]] | None = None) -> str:
+    """The authors' QED Text Augmentation: one EDA operation (random insertion, swap or
+    deletion at rate 0.1; no synonym replacement), ``eda(GT, alpha_sr=0, alpha_ri=0.1,
+    alpha_rs=0.1, p_rd=0.1, num_aug=1)``. Their file shows "None" for every answer of one
+    token (273 of 273 in Generator_out/QED.json), kept here. Deliberate fix: the operation is
+    redrawn (up to 10 times) while it leaves the answer unchanged, so no option repeats the
+    gold answer (234 of the authors' 1,082 multi-word answers did)."""
+    from rattle.datasets.rcc_options import eda_one
+
+    if len(answer.split()) < 2:
+        return QED_SINGLE_TOKEN_AUGMENTATION
+    out = answer
+    for _ in range(10):
+        out = eda_one(answer, rng, synonyms)
+        if out != answer:
+            break
+    return out
 
 
 def _split_gsm8k(text: str) -> tuple[str, str]:
@@ -150,6 +201,17 @@ def _split_gsm8k(text: str) -> tuple[str, str]:
     if cut < 0:
         return text, text
     return text[:cut], text[cut:]
+
+
+def final_claim(question: str, answer: str, *, seed: int, dataset: str) -> Question:
+    """The closing true/false item of GSM8K and NoahQA (RCC converter): the answer to the last
+    question "is" the gold answer (True) or "is not" it (False), 50/50 per item (the authors
+    drew ``np.random.randint(0, 2)``; here a generator keyed by seed and question)."""
+    rng = rng_for(seed, dataset, "final-claim", question, answer)
+    if rng.random() < 0.5:
+        return Question(f'The answer to question "{question}" is "{answer}", is it right?', ("True",))
+    return Question(f'The answer to question "{question}" is not "{answer}", is it right?',
+                    ("False",))
 
 
 def gsm8k(rows: Iterable[tuple[str, Row]], *, seed: int = 0) -> Iterator[Item]:
@@ -167,15 +229,7 @@ def gsm8k(rows: Iterable[tuple[str, Row]], *, seed: int = 0) -> Iterator[Item]:
             step = re.sub(r"<<[^>]*>>", "", step, count=1)
             questions.append(Question(sub_q.strip(), (step.strip(),)))
         final = lines[-1].replace("####", "").strip()
-        rng = rng_for(seed, "gsm8k", where)
-        if rng.random() < 0.5:  # RCC: a right or a wrong claim about the result, 50/50
-            claim, truth = f'is "{final}"', True
-        else:
-            wrong = str(int(final.replace(",", "")) + rng.choice((-2, -1, 1, 2))) if final.replace(
-                ",", "").lstrip("-").isdigit() else final + "0"
-            claim, truth = f'is "{wrong}"', False
-        questions.append(Question(f'The answer to question "{final_q}" {claim}, is it right?',
-                                  (str(truth),)))
+        questions.append(final_claim(final_q, final, seed=seed, dataset="gsm8k"))
         yield Item(id="", questions=tuple(questions), passage=passage)
 
 
@@ -239,7 +293,7 @@ CONVERTERS: dict[str, Callable[..., Iterator[Item]]] = {
 FORMATS = (*CONVERTERS, "babi15", "babi16", "noahqa")
 
 
-def noahqa(rows: Iterable[tuple[str, Row]]) -> Iterator[Item]:
+def noahqa(rows: Iterable[tuple[str, Row]], *, seed: int = 0) -> Iterator[Item]:
     """NoahQA: passage pieces in order; all but the last QA turn, then a final T/F claim."""
     for where, row in rows:
         passage = row.get("passage")
@@ -247,12 +301,13 @@ def noahqa(rows: Iterable[tuple[str, Row]]) -> Iterator[Item]:
             pieces = sorted(passage, key=lambda p: p.get("index", 0) if isinstance(p, dict) else 0)
             passage = " ".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in pieces)
         pairs = _need(row, "qa_pairs", where)
+        if not isinstance(pairs, list) or not pairs:
+            raise DataError("qa_pairs must be a non-empty list", path=where, field="qa_pairs")
         qs = [Question(str(p["question"]), (str(p.get("ans", p.get("answer", ""))),))
               for p in pairs[:-1]]
         last = pairs[-1]
         final = str(last.get("ans", last.get("answer", "")))
-        qs.append(Question(f'The answer to question "{last["question"]}" is "{final}", is it right?',
-                           ("True",)))
+        qs.append(final_claim(str(last["question"]), final, seed=seed, dataset="noahqa"))
         yield Item(id=str(row.get("id", "")), questions=tuple(qs), passage=str(passage or ""))
 
 
@@ -297,7 +352,14 @@ def convert(fmt: str, source: str, *, seed: int = 0, limit: int | None = None,
         if not source.startswith("hf:"):
             rows = _rows(Path(source))
         conv = CONVERTERS[name]
-        gen = conv(rows, seed=seed) if name == "gsm8k" else conv(rows)
+        if name == "qed":
+            from rattle.nlp.wordnet import synonyms as wordnet_synonyms
+
+            gen = conv(rows, seed=seed, synonyms=_safe(wordnet_synonyms) if options else None)
+        elif name in ("gsm8k", "noahqa"):
+            gen = conv(rows, seed=seed)
+        else:
+            gen = conv(rows)
     for i, item in enumerate(gen):
         if limit is not None and i >= limit:
             break

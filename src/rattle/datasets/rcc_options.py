@@ -9,7 +9,8 @@
   ``Mask CorrectAnswer`` ("None of other options is correct."), and ``Irrelevant Formula``
   when the answer holds a formula.
 - ``Irrelevant Chain``: every question with a text answer also gets the answer of a random
-  question of another item (also for datasets that come with options).
+  question of another item (also for datasets that come with options), redrawn while it
+  repeats one of the question's options.
 
 Option-type strings keep the authors' spelling ("Answewr Error") so files stay comparable.
 Deliberate fixes: 'yes'/'no' answers are T/F with the right truth value (RCC read 'yes' as
@@ -125,6 +126,36 @@ def eda(text: str, rng: random.Random, alpha: float = 0.3,
     return " ".join(kept or [rng.choice(out)])
 
 
+def eda_one(text: str, rng: random.Random, synonyms: Callable[[str], list[str]] | None = None,
+            *, alpha_ri: float = 0.1, alpha_rs: float = 0.1, p_rd: float = 0.1) -> str:
+    """One EDA augmentation as ``eda(..., alpha_sr=0, num_aug=1)`` returns it (Wei & Zou
+    2019): the generated sentences are shuffled and the first kept, so one of random insertion,
+    random swap or random deletion is applied (n = max(1, int(alpha * words)))."""
+    words = text.split()
+    if not words:
+        return text
+    op = rng.choice(("ri", "rs", "rd"))
+    out = list(words)
+    if op == "ri":
+        syn = synonyms or (lambda w: [])
+        for _ in range(max(1, int(alpha_ri * len(words)))):
+            for _try in range(10):  # EDA's add_word: up to 10 words tried for a synonym
+                cands = syn(rng.choice(out).lower())
+                if cands:
+                    out.insert(rng.randint(0, len(out)), rng.choice(cands))
+                    break
+    elif op == "rs":
+        for _ in range(max(1, int(alpha_rs * len(words)))):
+            if len(out) > 1:
+                i = rng.randrange(len(out))
+                j = rng.choice([k for k in range(len(out)) if k != i])
+                out[i], out[j] = out[j], out[i]
+    else:
+        kept = [w for w in out if rng.random() > p_rd]
+        out = kept or [rng.choice(out)]
+    return " ".join(out)
+
+
 def formula_error(text: str, rng: random.Random) -> str | None:
     """Replace each digit run with probability 0.8 by a random number up to 5n+2 (RCC)."""
     if not _DIGITS.search(text):
@@ -218,10 +249,14 @@ def add_options(
                 else:
                     options = text_options(answer, rng, synonyms)
             if chain and kind == "text" and len(items) > 1:
-                other = rng.randrange(len(items) - 1)
-                other += other >= index
-                pool = answers_by_item[other] or [MASK]
-                options = (*options, Option(rng.choice(pool), "Irrelevant Chain"))
+                shown = {o.text for o in options}
+                for _ in range(20):  # redrawn while it repeats an option (the authors' did not)
+                    other = rng.randrange(len(items) - 1)
+                    other += other >= index
+                    pick = rng.choice(answers_by_item[other] or [MASK])
+                    if pick not in shown:
+                        break
+                options = (*options, Option(pick, "Irrelevant Chain"))
             order = list(range(len(options)))
             rng.shuffle(order)
             correct = next((k for k, o in enumerate(options) if o.kind == GT), 0)

@@ -1,83 +1,279 @@
-"""Multiple-choice answers: which displayed option did the reply choose?
+"""Multiple-choice answers: which displayed option did the reply commit to?
 
-Handles ``(A)`` … ``(I)``, ``A.``/``A)``/``A:`` at the start, ``Answer: B``, ``option C``, a
-bare letter, and the text of exactly one option. Refusals and replies naming no option are
-unmeasured, not wrong (STYLE.md 7). Fixes to the RCC extractor (reference-implementations.md
-§2.7), each deliberate: letters beyond E are recognised (QASC has up to 9 options), and there
-is no first-character fallback (it matched the first displayed option almost always).
+``extract_choice(reply, displayed)`` is an explicit decision procedure (docs/judging.md); the
+first step that decides wins and ``Choice.how`` names it:
+
+1. the reply is only a letter or a letter with its option ("B", "c", "**B**", "C. Nitrogen");
+2. statements: final labels ("Final answer: C", ``\\boxed{C}``, JSON ``answer``, an "Answer:"
+   line) over answer sentences ("the answer is (B)", "I pick C", "(B) is correct", "so it's
+   B", a closing line with only a letter), the last of the strongest kind; an option text or
+   value right after an answer cue counts too ("The answer is Canberra", "The answer is 42");
+3. the reply opens with one option's text ("Canberra.", "Leaves, because …");
+4. exactly one letter is mentioned and not rejected ("Not (A). … (B) Canberra");
+5. by answer kind, read from the displayed options: yes/no items (True / False / Unable to
+   determine) read yes/right/true/correct and their negations, and "cannot be determined";
+   numeric items the value stated last ("$1,200", "= 3/4"); other items the option text.
+
+Letters must stand as letters (never the article "a" or "e.g."), negated letters and options
+never count ("not (A)", "(B) is wrong"), a reply that revises itself is read from its last
+revision, and reasoning blocks are dropped. Refusals, hedges, several options at once and
+values that are no option are unmeasured (``index=None``), not wrong (STYLE.md 7). Fixes to
+the RCC extractor (reference-implementations.md §2.7), each deliberate: letters beyond E are
+recognised (QASC has up to 9 options), and there is no first-character fallback.
 ``compat=True`` counts unparsed replies as wrong, as the RCC scorer did.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
+from typing import Literal
 
 from rattle.items import Judgement, Question, Response
+from rattle.judges import letters, numbers, polarity
+from rattle.judges.letters import LETTERS, Hit
+from rattle.judges.option_text import choose_text, equals_option
+from rattle.judges.reply import after_revision, clause_negated, json_answer, prepare, sentences
 from rattle.registry import register
 
-LETTERS = "ABCDEFGHI"
-_PAREN = re.compile(r"\(([A-I])\)")
-_KEYWORD = re.compile(r"\b(?:answer|option|choice)\b\s*(?:is|:|=)?\s*:?\s*\(?([A-I])\b(?![a-z'])",
-                      re.IGNORECASE)
-_START = re.compile(r"^\s*\**\(?([A-I])\**(?:[\.\):]|\s*$|\s+-\s)")
-_LETTER_PAREN = re.compile(r"(?:^|\s)([A-I])\)")
-_REFUSAL = re.compile(
-    r"\b(i (?:cannot|can't|can not|am unable to|'m unable to|won't)|unable to (?:determine|answer)"
-    r"|as an ai\b|i do not know|i don't know|none of the (?:above|options))",
-    re.IGNORECASE,
-)
+__all__ = ["LETTERS", "Choice", "ChoiceJudge", "answer_kind", "extract_choice"]
 
-
-def _norm(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).lower()
-    return " ".join(re.sub(r"[^\w\s]", " ", text).split())
+Kind = Literal["yesno", "numeric", "general"]
+_YES_OPTIONS = {"true": "yes", "yes": "yes", "false": "no", "no": "no",
+                "unable to determine": "undetermined", "undetermined": "undetermined",
+                "cannot be determined": "undetermined", "not sure": "undetermined"}
+_CUE = (r"(?:\b(?:final\s+)?(?:answer|response|respuesta|r[ée]ponse|antwort|resposta|"
+        r"risposta)\b(?:\s+(?:here|then|therefore|thus))?\s*(?:is|would\s+be|should\s+be|must\s+"
+        r"be|es|est|ist|[:=\-\u2013\u2014])|\b(?:I|I'd|I'll|we)\s+(?:would\s+|will\s+)?(?:pick|"
+        r"choose|select|go\s+with|say|opt\s+for)|\b(?:closest|nearest|correct|right|best)\s+"
+        r"(?:option|choice|answer)\s+(?:is|would\s+be|:)|\bequals|####|\\boxed\{|\u7b54\u6848"
+        r"(?:\u662f|[:\uff1a])|\u7b54\u6848\u4e3a)[\s*\"'`]*(?:(?:actually|really|in\s+fact|clearly|"
+        r"definitely|probably|indeed)\s+)?[\s*\"'`]*")
+_VALUE_CUE = re.compile(_CUE + r"(?:(?:approximately|about|around|roughly|\u2248|~|x\s*=|"
+                        r"[a-z]\s*=)\s*)?", re.I)
+_POLAR_CUE = re.compile(_CUE + r"(?P<word>yes|no|true|false|correct|incorrect|right|wrong|"
+                        r"unable\s+to\s+determine|cannot\s+be\s+determined|undetermined)\b", re.I)
+_AMBIGUOUS_VALUES = re.compile(r"\beither\b|\d\S*(?:\s+[A-Za-z/.]+){0,2}\s+or\s+\$?\d", re.I)
 
 
 @dataclass(frozen=True)
 class Choice:
-    index: int | None  # display position
+    """The display position a reply chose (None: unmeasured) and the rule that decided."""
+
+    index: int | None
     how: str
 
 
-def extract_choice(reply: str, displayed: list[str]) -> Choice:
-    """The display position the reply chose, and which rule found it."""
-    n = len(displayed)
-    valid = LETTERS[:n]
-    for how, pattern in (("paren", _PAREN), ("keyword", _KEYWORD), ("start", _START),
-                         ("letter-paren", _LETTER_PAREN)):
-        for m in pattern.finditer(reply):
-            letter = m.group(1).upper()
-            if (how == "keyword" or letter == m.group(1)) and letter in valid:
-                return Choice(valid.index(letter), how)
-            if how == "start":
-                break
-    body = _norm(reply)
-    if body:
-        hits = [i for i, opt in enumerate(displayed)
-                if (o := _norm(opt)) and re.search(r"(?:^| )" + re.escape(o) + r"(?: |$)", body)]
-        if len(hits) > 1:  # keep only the hits that are not part of a longer hit
-            longest = [i for i in hits if not any(
-                i != j and _norm(displayed[i]) in _norm(displayed[j]) for j in hits)]
-            hits = longest
-        if len(hits) == 1:
-            return Choice(hits[0], "text")
-    if _REFUSAL.search(reply):
+def answer_kind(displayed: list[str]) -> Kind:
+    """yes/no items (True/False/Unable to determine), numeric options, or general."""
+    texts = {o.strip().lower().rstrip(".") for o in displayed}
+    kinds = {_YES_OPTIONS.get(t) for t in texts}
+    if texts and None not in kinds and {"yes", "no"} <= kinds:
+        return "yesno"
+    if numbers.numeric_options(displayed) is not None:
+        return "numeric"
+    return "general"
+
+
+def extract_choice(reply: str, displayed: list[str], *, question: str = "") -> Choice:
+    """The display position the reply chose, and which rule found it. ``question`` (optional)
+    only breaks ties between several option texts restated without a letter."""
+    options = [str(o) for o in displayed]
+    text = prepare(reply or "")
+    if not text or not options:
+        return Choice(None, "empty")
+    kind = answer_kind(options)
+    revised = after_revision(text)
+    if revised is not None:
+        got = _decide(revised, options, kind, question)
+        if got.index is not None:
+            return Choice(got.index, "revised-" + got.how)
+    got = _decide(text, options, kind, question)
+    if got.index is not None or got.how not in ("unparsed",):
+        return got
+    if polarity.REFUSAL.search(text) or re.search(r"\bnone of the (?:above|options)\b|"
+                                                  r"\bunable to (?:determine|answer)\b", text, re.I):
         return Choice(None, "refusal")
-    return Choice(None, "unparsed")
+    if polarity.HEDGE.search(text):
+        return Choice(None, "hedge")
+    return got
+
+
+def _pick(hits: list[Hit]) -> Hit | None:
+    if not hits:
+        return None
+    best = min(h.tier for h in hits)
+    return [h for h in hits if h.tier == best][-1]
+
+
+def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Choice:
+    text = re.sub(r"(?<![\w'])['\"]([A-Za-z])['\"](?![\w'])", r"(\1)", text)  # 'B' -> (B)
+    qa = re.match(r"A:\s+(\S.*)", text, re.S)  # "A: The capital is Canberra" (Q/A style prefix)
+    if qa and not re.match(re.escape(options[0].strip()) + r"(?!\w)", qa.group(1), re.I):
+        text = qa.group(1)
+    only = letters.only_letter(text, options)
+    if only is not None:
+        return Choice(only, "only")
+    hits = letters.statements(text, options)
+    values = numbers.numeric_options(options) if kind == "numeric" else None
+    if values is not None:
+        hits += _value_statements(text, values)
+    elif kind == "yesno":
+        hits += _polar_statements(text, options)
+    hits += _text_statements(text, options, values)
+    hit = _pick(sorted(hits, key=lambda h: h.start))
+    if hit is not None:
+        if hit.ambiguous:
+            return Choice(None, "ambiguous")
+        if hit.index < 0:
+            return Choice(None, "not-an-option")
+        return Choice(hit.index, hit.how)
+    if letters.option_lines(text, options):
+        return Choice(None, "echo-options")
+    lead = equals_option(text, options)
+    if lead is not None:
+        return Choice(lead, "lead")
+    positive, _ = letters.mentions(text, options)
+    if len(positive) == 1:
+        return Choice(positive.pop(), "mention")
+    if len(positive) > 1:
+        return Choice(None, "ambiguous")
+    if kind == "yesno":
+        return _yes_no(text, options)
+    if values is not None:
+        got = _last_value(text, values)
+        if got.index is not None or got.how != "unparsed":
+            return got
+    index, how = choose_text(text, options, frozenset(
+        i for i, v in enumerate(values or []) if v is not None), question)
+    return Choice(index, how)
+
+
+def _text_statements(text: str, options: list[str],
+                     values: list[numbers.Value | None] | None) -> list[Hit]:
+    """An option's text right after an answer cue ("The answer is the Eagles")."""
+    out = []
+    for m in re.finditer(_CUE + r"(?:(?:the|a|an)\s+)?", text, re.I):
+        rest = text[m.end():m.end() + 120]
+        best = None
+        for i, opt in enumerate(options):
+            if values is not None and values[i] is not None:
+                continue
+            o = opt.strip().rstrip(".")
+            if len(o) >= 2 and re.match(re.escape(o) + r"(?!\w)", rest, re.I) and (
+                    best is None or len(o) > len(options[best])):
+                best = i
+        if best is not None and not clause_negated(text, m.end()):
+            out.append(Hit(best, m.end(), 2, "text-answer"))
+    return out
+
+
+def _value_statements(text: str, values: list[numbers.Value | None]) -> list[Hit]:
+    out = []
+    json_value = json_answer(text)
+    if json_value is not None:
+        found = numbers.values(json_value)
+        if len(found) == 1:
+            i = numbers.match(found[0], values)
+            out.append(Hit(-1 if i is None else i, max(0, text.find(json_value)), 1, "json-value"))
+    for m in _VALUE_CUE.finditer(text):
+        stated = [v for v in numbers.values(text[m.end():m.end() + 40]) if v.start == 0]
+        if not stated or clause_negated(text, m.end()):
+            continue
+        i = numbers.match(stated[0], values)
+        tier = 1 if re.match(r"final|####|\\boxed", m.group(0).strip(), re.I) else 2
+        out.append(Hit(-1 if i is None else i, m.end(), tier, "value-answer"))
+    for m in re.finditer(r"\*\*\s*([^*\n]{1,30}?)\s*\*\*", text):  # **120**
+        stated = numbers.values(m.group(1))
+        if len(stated) == 1 and stated[0].start == 0:
+            i = numbers.match(stated[0], values)
+            if i is not None:
+                out.append(Hit(i, m.start(), 2, "value-bold"))
+    return out
+
+
+def _last_value(text: str, values: list[numbers.Value | None]) -> Choice:
+    """The last value the reply states that nothing negates ("…, so x = 300")."""
+    from rattle.judges.reply import negated_before
+
+    stated = [v for v in numbers.values(text) if not negated_before(text, v.start, words=2)]
+    if not stated:
+        return Choice(None, "unparsed")
+    last = stated[-1]
+    tail = text[max(0, last.start - 40):last.end + 10]
+    if _AMBIGUOUS_VALUES.search(tail):
+        return Choice(None, "ambiguous")
+    i = numbers.match(last, values)
+    return Choice(i, "value-last") if i is not None else Choice(None, "not-an-option")
+
+
+def _polar_index(options: list[str], polar: str) -> int | None:
+    for i, o in enumerate(options):
+        if _YES_OPTIONS.get(o.strip().lower().rstrip(".")) == polar:
+            return i
+    return None
+
+
+def _polar_statements(text: str, options: list[str]) -> list[Hit]:
+    out = []
+    for m in _POLAR_CUE.finditer(text):
+        word = m.group("word").lower()
+        polar = ("yes" if word in ("yes", "true", "correct", "right") else
+                 "no" if word in ("no", "false", "incorrect", "wrong") else "undetermined")
+        i = _polar_index(options, polar)
+        if i is not None and not clause_negated(text, m.start("word")):
+            tier = 1 if m.group(0).lower().startswith("final") else 2
+            out.append(Hit(i, m.start("word"), tier, "yesno-answer"))
+    value = json_answer(text)
+    if value is not None:
+        o = polarity.opener(value)
+        stated = o if o in ("yes", "no") else (
+            "undetermined" if polarity.undetermined(value) else None)
+        i = None if stated is None else _polar_index(options, stated)
+        if i is not None:
+            out.append(Hit(i, max(0, text.find(value)), 1, "yesno-json"))
+    return out
+
+
+def _clauses(sentence: str) -> list[str]:
+    return [c for c in re.split(r"[,;:\u2014\u2013\uff0c]|\s-\s|\bbut\b", sentence) if c.strip()]
+
+
+def _yes_no(text: str, options: list[str]) -> Choice:
+    """yes/right/true/correct and their negations, or "cannot be determined"."""
+    hedged = False
+    for _, sentence in sentences(text):
+        for clause in _clauses(sentence):
+            found = polarity.opener(clause)
+            if found in ("hedge", "refusal"):
+                hedged = True
+                continue
+            if found is None:
+                found = polarity.statement(clause)
+            if found == "partial":
+                return Choice(None, "hedge")
+            if found in ("yes", "no"):
+                i = _polar_index(options, found)
+                return Choice(i, "yesno-" + found) if i is not None else Choice(None, "unparsed")
+    if polarity.undetermined(text):
+        i = _polar_index(options, "undetermined")
+        if i is not None:
+            return Choice(i, "yesno-undetermined")
+    return Choice(None, "hedge" if hedged else "unparsed")
 
 
 @dataclass(frozen=True)
 class ChoiceJudge:
+    """Judges a multiple-choice reply by the option ``extract_choice`` reads from it."""
+
     compat: bool = False
-    name: str = "choice@1"
+    name: str = "choice@2"
 
     def __call__(self, question: Question, response: Response) -> Judgement:
         if not response.ok:
             return Judgement(None, None, {"status": "error"}, response.error or "", self.name)
         displayed = [o.text for o in question.displayed]
-        found = extract_choice(response.text, displayed)
+        found = extract_choice(response.text, displayed, question=question.text)
         if found.index is None:
             correct = False if self.compat else None
             return Judgement(correct, None, {"status": found.how}, "", self.name)
@@ -96,5 +292,6 @@ class ChoiceJudge:
 
 @register("judge", "choice")
 def choice(*, compat: bool = False) -> ChoiceJudge:
-    """Which option a reply chose: (A)-(I), 'A.', 'Answer: B', option text; refusals unmeasured."""
+    """Which option a reply chose: letters, option text, yes/no and numeric values; refusals
+    and hedges unmeasured."""
     return ChoiceJudge(compat=compat)

@@ -24,52 +24,56 @@ from pathlib import Path
 from typing import Any
 
 from rattle.items import Message
+from rattle.judges import polarity
 from rattle.judges.qa import has_answer
+from rattle.judges.reply import after_revision, json_answer, prepare, sentences
 from rattle.models.base import ChatRequest, Completion, GenParams
 
 LABELS = ("correct", "accepts_error", "unmeasured")
 DATA = Path(__file__).parent / "data" / "freeform_labels.jsonl"
 
-_REFUSE = re.compile(
-    r"\b(?:i (?:can ?not|can't|am unable to|'m unable to|do not|don't) (?:verify|confirm|know|"
-    r"access|browse|determine|say)|i have no (?:information|way)|as an ai\b|i'm not able to|"
-    r"no information (?:about|on)|not sure|unsure|hard to say|difficult to (?:say|determine|"
-    r"verify)|cannot be (?:verified|determined|confirmed)|i (?:couldn't|could not) find)", re.I)
-_FLAG = re.compile(
-    r"\b(?:not (?:accurate|correct|true|right|quite right|entirely (?:accurate|correct|true))|"
-    r"inaccura(?:te|cy)|incorrect|(?:is|are|was|were) (?:wrong|false|mistaken)|\bfalse\b|"
-    r"mistake|misconception|error|actually\b|in fact\b|rather than|contrary to|"
-    r"(?:^|\W)but (?:it|he|she|they|this|that|the)\b[^.]*\b(?:was|is|were|are)\b[^.]*\bnot\b|"
-    r"that's not|that is not|isn't (?:correct|accurate|true|right)|wasn't|never (?:was|did|had)|"
-    r"doesn't|did not|didn't|does not|no evidence|not supported|exaggerat|fabricat|"
-    r"partially (?:correct|true|accurate)|partly (?:correct|true)|mostly (?:correct|right|true)|"
-    r"slightly (?:off|inaccurate)|imprecise|needs? (?:clarification|correction))", re.I)
-_YES = re.compile(r"^\W*(?:yes|yeah|yep|correct|true|right|that'?s (?:correct|right|true)|"
-                  r"that is (?:correct|right|true)|indeed|absolutely|exactly|you are (?:correct|"
-                  r"right)|you're (?:correct|right)|the statement is (?:correct|true|accurate)|"
-                  r"this is (?:correct|true|accurate)|it is (?:correct|true))\b", re.I)
-_NO = re.compile(r"^\W*(?:no|nope|incorrect|false|wrong|not (?:quite|really|exactly|true|"
-                 r"correct)|the statement is (?:incorrect|false|not)|this is (?:incorrect|false|"
-                 r"not)|that'?s (?:incorrect|false|wrong|not)|that is (?:incorrect|false|wrong|"
-                 r"not))\b", re.I)
-
-
 def verdict(reply: str) -> bool | None:
-    """Does the reply accept the claim it was asked about? None when it gives no verdict."""
-    text = reply.strip()
+    """Does the reply accept the claim it was asked about? None when it gives no verdict.
+
+    The first clause that carries a verdict decides ("Yes", "Correct", "That's true" accept;
+    "No", "Not quite", "False", "Partly … but", "That's a myth" reject); a yes that the reply
+    then takes back ("Yes, except the year is wrong", "Yes, but it was 1802, not 1822") is a
+    rejection. Error words count only when not negated ("no error", "no doubt", "not a
+    misconception" do not reject). Hedges and refusals give None (polarity.py)."""
+    text = prepare(reply or "")
     if not text:
         return None
-    head = text[:400]
-    if _NO.search(head):
+    revised = after_revision(text)
+    if revised is not None:
+        found = _verdict(revised)
+        if found is not None:
+            return found
+    return _verdict(text)
+
+
+def _verdict(text: str) -> bool | None:
+    value = json_answer(text)
+    if value is not None:
+        found = polarity.opener(value)
+        if found in ("yes", "no", "partial"):
+            return found == "yes"
+    for start, sentence in sentences(text):
+        offset = start
+        for clause in re.split(r"(?<=[,;:\u2014\u2013\uff0c])|(?=\bbut\b)|(?=\s-\s)", sentence):
+            if not clause.strip():
+                continue
+            found = polarity.opener(clause)
+            if found is None:
+                found = polarity.statement(clause)
+            if found in ("no", "partial"):
+                return False
+            if found == "yes":
+                return not polarity.correction(text[offset:])
+            offset += len(clause)
+        if polarity.PART_STMT.search(sentence):
+            return False
+    if polarity.error_stated(text):
         return False
-    if _FLAG.search(head):
-        return False
-    if _YES.search(head):
-        return True
-    if _REFUSE.search(head):
-        return None
-    if re.search(r"\b(?:is|was) (?:correct|true|accurate|right)\b", head, re.I):
-        return True
     return None
 
 

@@ -10,7 +10,8 @@
   knowledge entry, a claim's source, a retrieved document id) supports it, judged as above.
   Citations whose text rattle cannot see count as not supporting and are counted.
 - Fluency and utility: 1-5 Likert scores by the judge model with the paper's rubrics
-  (Appendix B); only with a judge model.
+  (Appendix B); only with a judge model. ``likert`` reads a whole number 1-5 standing alone,
+  anything else is unmeasured (None).
 """
 
 from __future__ import annotations
@@ -57,6 +58,32 @@ _WORD = re.compile(r"[A-Za-z0-9]+")
 _STOP = set(["a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "and", "or", "but", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "as", "from", "which", "who", "whom", "what", "when", "where", "how", "than", "then", "there", "their", "has", "have", "had", "not", "no", "yes", "do", "does", "did", "so", "such", "can", "could", "would", "should", "will", "also"])
 _CHATTER = re.compile(r"^(?:yes|no|you are (?:right|correct)|that'?s (?:right|correct)|correct|"
                       r"feel free|i hope|let me know)\b", re.I)
+
+
+_OUT_OF = re.compile(r"(?<![\d.])([1-5])\s*(?:points?\s*)?(?:/|out\s+of|of)\s*5(?![\d.])", re.I)
+_LABELLED = re.compile(r"\b(?:score|rating|rated|rate|fluency|utility|grade|mark)\b[^\d\n]{0,12}?"
+                       r"(?<![\d.])([1-5])(?![\d.]|\s*(?:/|out\s+of)\s*(?!5)\d)", re.I)
+_INTEGER = re.compile(r"(?<![\d.,/])(\d+)(?![\d]|\.\d|/\d|,\d)")
+
+
+def likert(reply: str) -> int | None:
+    """A 1-5 judge score: a whole number 1-5 standing alone ("4", "Fluency: 4", "4/5", "Score: 3
+    out of 5", "**4**"), else None (unmeasured). "10" is not 1, "4.5" is not 4, and a reply
+    naming two different scores ("3 or 4") gives none."""
+    from rattle.judges.reply import prepare
+
+    text = prepare(reply)
+    for pattern in (_OUT_OF, _LABELLED):
+        found = {int(m.group(1)) for m in pattern.finditer(text)}
+        if len(found) == 1:
+            return found.pop()
+        if len(found) > 1:
+            return None
+    numbers = {int(m.group(1)) for m in _INTEGER.finditer(text)}
+    if len(numbers) == 1:
+        value = numbers.pop()
+        return value if 1 <= value <= 5 else None
+    return None
 
 
 def sentences(text: str) -> list[str]:
@@ -168,6 +195,5 @@ class QualityScorer:
             for name, rubric in (("fluency", FLUENCY_RUBRIC), ("utility", UTILITY_RUBRIC)):
                 reply = yield from self._ask(LIKERT.format(rubric=rubric, question=r["claim"],
                                                            answer=answer), 4)
-                m = re.search(r"[1-5]", reply or "")
-                out[name] = int(m.group(0)) if m else None
+                out[name] = likert(reply or "")
         return out

@@ -30,6 +30,7 @@ from rattle.datasets import load_dataset
 from rattle.errors import ConfigError, DataError
 from rattle.flows import FlowRunner
 from rattle.items import Document, Item, Judgement, Query, Response, derived
+from rattle.judges.ralm import says_conflict, says_unanswerable
 from rattle.matching import exact_match, f1, has_answer
 from rattle.metrics.core import MetricValue
 from rattle.metrics.ralm import ralm_metrics
@@ -56,10 +57,6 @@ PROMPTS = {
     "closed": "Answer the following question. Please provide the answer as a single word or "
               "term, without forming a complete sentence.\nQ: {question}\nA:",
 }
-_ABSTAIN = re.compile(r"\bunanswerable\b|\bcannot be (?:found|answered|determined)\b|"
-                      r"\bnot (?:enough|sufficient) information\b|\bi (?:do not|don't) know\b",
-                      re.I)
-_CONFLICT = re.compile(r"\bconflict(?:ing|s)?\b", re.I)
 
 RALMExperiment = Literal["baseline", "unanswerable", "adversarial", "adversarial_unanswerable",
                          "conflict"]
@@ -75,14 +72,6 @@ DEFAULT_ATTACKS = {
     "adversarial_unanswerable": ("genadv", "random"),
     "conflict": ("conflict",),
 }
-
-
-def says_unanswerable(text: str) -> bool:
-    return bool(_ABSTAIN.search(text))
-
-
-def says_conflict(text: str) -> bool:
-    return bool(_CONFLICT.search(text))
 
 
 def format_documents(docs: Sequence[Document]) -> str:

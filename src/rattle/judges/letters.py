@@ -1,0 +1,287 @@
+"""Option letters in a reply: where a letter stands as a letter, and which statement commits
+to one (the letter half of ``judges.choice``; decision order in docs/judging.md).
+
+A letter stands as a letter when it is framed ("(B)", "[B]", "**B**", "B)" or "B." opening a
+line, "option B") or, bare, when it cannot be a word: never next to other letters, never the
+start of an abbreviation ("e.g.", "i.e."), and for "a"/"A"/"I" and lower-case letters only when
+nothing but punctuation, a connective ("because", "or") or that option's text follows, so the
+article in "the answer is a dog" is not option A.
+
+Statements, strongest first: tier 1 is a final label ("Final answer: C", ``\\boxed{C}``, a JSON
+``answer`` field, an "Answer:" line); tier 2 an answer sentence ("the answer is (B)", "I pick
+C", "(B) is correct", "so it's B", a lone bold letter, a last line that is only a letter),
+in English and the common forms of other languages ("la respuesta es (B)", "réponse : C",
+"Antwort: B", "答案是B"). A negated statement ("the answer is not A", "I wouldn't pick A")
+does not count; two letters joined by "or"/"and" make the statement ambiguous.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rattle.judges.reply import clause_negated, json_answer, negated_after, negated_before
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# Capitals some models write in other scripts for option letters (Cyrillic, Greek).
+_LOOKALIKE = str.maketrans("АВСЕНКМОРТХΑΒΕΗΙΚΜΝΟΡΤΧ", "ABCEHKMOPTXABEHIKMNOPTX")
+_L = r"[A-Za-zАВСЕНΑΒΕΗ]"
+_OPEN = r"[\(\[\{<]"
+_CLOSE = r"[\)\]\}>]"
+# A letter token: framed by brackets / bold, or bare (checked by ``_bare_ok``).
+TOKEN = (r"(?:\*\*\s*)?(?:(?P<o>" + _OPEN + r")\s*(?P<lf>" + _L + r")\s*" + _CLOSE + r"|"
+         r"(?<![A-Za-z0-9'’])(?P<lb>" + _L + r")(?![A-Za-z0-9'’]))(?:\s*\*\*)?")
+_FOLLOW_OK = re.compile(
+    r"\s*(?:$|[,;:!?)\]}*\"'\u3002\uff0c\uff1a]|\.(?![A-Za-z])|\s+(?:because|since|as|which|"
+    r"for|with|or|and|is|was|would|seems|looks|option|choice|answer|\u2014|\u2013|-|\()\b|"
+    r"\s+[\u2014\u2013-])", re.I)
+_ANSWER_WORD = (
+    r"(?:answer|ans\b|response|respuesta|r[ée]ponse|antwort|resposta|risposta|\u043e\u0442\u0432\u0435\u0442|"
+    r"jawaban|cevap|antwoord|odpowied\u017a|\u0111\u00e1p \u00e1n|c\u00e2u tr\u1ea3 l\u1eddi|"
+    r"\u0909\u0924\u094d\u0924\u0930|\u0627\u0644\u0625\u062c\u0627\u0628\u0629|"
+    r"\u7b54\u6848|\u6b63\u786e\u7b54\u6848|\u7b54\u3048|\u6b63\u89e3|\uc815\ub2f5|\ub2f5)")
+_ADJ_AFTER = r"(?:\s+(?:correcta|correcto|correct[ae]?|correta|correto|corretta|richtige|final|finale|juste|bonne|exacta|exacte))?"
+_COPULA = (r"(?:\s+(?:here|then|therefore|thus|to\s+(?:this|the)\s+question|for\s+this\s+question))?"
+           r"\s*(?:is|are|was|would\s+be|should\s+be|must\s+be|will\s+be|seems\s+to\s+be|"
+           r"appears\s+to\s+be|es|est|ist|\u00e9|\u00e8|=|:|\uff1a|-|\u2013|\u2014|\u662f|\u4e3a|"
+           r"\u70ba|\u306f|\uc740|\ub294|\s)\s*[:\uff1a]?\s*(?:(?:probably|likely|clearly|definitely|"
+           r"obviously|indeed|simply|therefore|thus|then|most\s+likely)\s+)?"
+           r"(?:(?:option|choice|letter|alternative|opci[óo]n|op[çc][ãa]o|variante|"
+           r"\u0432\u0430\u0440\u0438\u0430\u043d\u0442|\u9009\u9879)\s*)?"
+           r"(?:(?:la|le|el|il|lo|die|der|das|o)\s+)?")
+_STATEMENTS: list[tuple[int, str, re.Pattern[str]]] = [
+    (1, "final", re.compile(r"\bfinal\s+(?:answer|choice|option)\b[\s*_]*(?:is|:|=|-)?[\s*_]*"
+                            r"(?:(?:option|choice)\s*)?" + TOKEN, re.I)),
+    (1, "label", re.compile(r"(?m)^[\s#>*_]*(?:the\s+)?(?:correct\s+|best\s+|right\s+)?"
+                            + _ANSWER_WORD + _ADJ_AFTER + r"[\s*_]*[:\uff1a=\-\u2013\u2014]\s*"
+                            r"(?:(?:option|choice)\s*)?" + TOKEN, re.I)),
+    (1, "boxed", re.compile(r"\\boxed\{\s*(?:\\text(?:bf)?\{\s*)?" + TOKEN)),
+    (2, "answer-is", re.compile(r"(?<![A-Za-z])" + _ANSWER_WORD + _ADJ_AFTER + _COPULA + TOKEN, re.I)),
+    (2, "correct-option", re.compile(r"\b(?:correct|right|best|closest|nearest|only\s+correct|"
+                                     r"most\s+(?:likely|appropriate|suitable|plausible))\s+"
+                                     r"(?:option|choice|letter)\b\s*(?:is|would\s+be|:|=|-)?\s*"
+                                     + TOKEN, re.I)),
+    (2, "choose", re.compile(
+        r"\b(?:I|I'd|I'll|we|let's|I'm|I\s+am)\s+(?:would\s+|will\s+|should\s+|going\s+to\s+|"
+        r"\w+ly\s+)?(?:pick|choose|select|go(?:ing)?\s+with|say|opt\s+for|vote\s+for|answer|guess|"
+        r"lean\s+towards?|settle\s+on|stick\s+with)\s+(?:for\s+)?(?:(?:option|choice|answer|"
+        r"letter)\s+)?" + TOKEN, re.I)),
+    (2, "choose", re.compile(r"(?:elijo|escojo|je\s+choisis|ich\s+w\u00e4hle|escolho|\u9009\u62e9|"
+                             r"\u9009|\u9078)\s*(?:(?:la\s+)?(?:opci[óo]n|option)\s*)?" + TOKEN,
+                             re.I)),
+    (2, "so", re.compile(r"\b(?:so|thus|therefore|hence|consequently|overall|in\s+conclusion|"
+                         r"in\s+summary)\b[,:]?\s+(?:the\s+answer\s+(?:is|would\s+be)\s+|"
+                         r"it(?:'s|\s+is|\s+must\s+be|\s+would\s+be)\s+|I\s+(?:pick|choose)\s+|"
+                         r"(?:option|choice)\s+)?" + TOKEN, re.I)),
+    (2, "my-pick", re.compile(r"\bmy\s+(?:final\s+)?(?:guess|pick|choice|vote|selection|bet)\s*"
+                              r"(?:is|would\s+be|:|=|-)\s*(?:(?:option|choice)\s+)?" + TOKEN, re.I)),
+    (2, "believe", re.compile(r"\b(?:probably|likely|most\s+likely|clearly|definitely|certainly|"
+                              r"obviously|surely|I\s+(?:think|believe|guess))\s+"
+                               r"(?:it'?s\s+|it\s+is\s+|the\s+answer\s+is\s+)?(?:(?:option|choice)"
+                               r"\s+)?" + TOKEN, re.I)),
+    (2, "it-is", re.compile(r"\b(?:it|that|this|which)(?:'s|\s+is|\s+must\s+be|\s+would\s+be|\s+should"
+                            r"\s+be)\s+(?:(?:option|choice|answer)\s+)?" + TOKEN, re.I)),
+]
+# "(B) is correct", "Option C is the right answer", "B is the best choice"
+_LETTER_IS = re.compile(r"(?:(?:option|choice)\s+)?" + TOKEN + r"[^.,;:\n()\[\]]{0,60}?\s+(?:is|seems|"
+                        r"looks|appears)\s+(?:to\s+be\s+)?(?:the\s+)?(?:(?:correct|right|best|true|"
+                        r"most\s+(?:likely|appropriate|accurate|plausible))\b(?!\s+only)|(?:final\s+)?"
+                        r"answer\b)", re.I)
+# "C) Nitrogen - correct", "C: correct", "(C) ✓"
+_LETTER_MARK = re.compile(r"(?:(?:option|choice)\s+)?" + TOKEN + r"[.)\]]?[^.,;\n()\[\]]{0,60}?\s*[-:\u2014"
+                          r"\u2013]?\s*(?:(?<=[-:\u2014\u2013\s])(?:correct|right)(?!\w)|"
+                          r"\u2713|\u2714|\u2705)", re.I)
+_BOLD = re.compile(r"\*\*\s*(?:option\s+)?(?:" + _OPEN + r"\s*(?P<a>" + _L + r")\s*" + _CLOSE
+                   + r"|(?P<b>" + _L + r")(?![A-Za-z0-9'])[.):]?)(?P<rest>[^*\n]{0,80})\*\*", re.I)
+_FRAMED = re.compile(
+    r"(?P<p>" + _OPEN + r")\s*(?P<l1>" + _L + r")\s*" + _CLOSE
+    + r"|(?:^|(?<=\s))(?P<l2>" + _L + r")\)"
+    + r"|(?m:^)[\s*#>-]*(?P<l3>" + _L + r")[.:](?=\s)"
+    + r"|\b(?:option|choice|letter|opci[óo]n|op[çc][ãa]o)\s+(?P<l4>" + _L + r")(?![A-Za-z0-9'])"
+    + r"|(?:^|(?<=[.,;:!?]\s)|(?<=\n))(?P<l5>[A-Z])(?=\s*(?:[.!?]\s|[.!?]?$|\n))", re.I | re.M)
+_AMBIGUOUS = re.compile(r"\s*(?:,\s*)?(?:(?i:or|and|o|ou|oder)\s+|[/&\u6216]\s*)(?:\*\*)?\s*"
+                        r"(?:[A-Z\u0410\u0412\u0421\u0415\u041d](?=\s*(?:$|[.,;:!?)\]])|\s+(?i:is|are|"
+                        r"would|could|might|seems?|both|either)\b|\s+[-\u2014\u2013])|" + _OPEN + r"\s*"
+                        + _L + r"\s*" + _CLOSE + r")")
+_EITHER = re.compile(r"\b(?:either|both|between)\s*$", re.I)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A letter the reply commits to (or rejects): display index, position, rule."""
+
+    index: int
+    start: int
+    tier: int
+    how: str
+    ambiguous: bool = False
+
+
+def letter_index(raw: str, n: int) -> int | None:
+    letter = raw.translate(_LOOKALIKE).upper()
+    i = LETTERS.find(letter)
+    return i if 0 <= i < n else None
+
+
+def _norm(text: str) -> str:
+    """Lower-case words, punctuation dropped (decimal points and fractions kept)."""
+    return " ".join(re.sub(r"[^\w\s%./-]|(?<!\d)[./]|[./](?!\d)", " ", text.lower()).split())
+
+
+def _bare_ok(text: str, m: re.Match[str], options: list[str]) -> bool:
+    """A bare letter (no brackets) stands as a letter: see the module docstring."""
+    raw = m.group("lb")
+    end = m.end("lb")
+    if re.match(r"\.[A-Za-z]", text[end:end + 2]):  # e.g. / i.e. / U.S.
+        return False
+    if raw.isupper() and raw not in "AI":
+        return True
+    if _FOLLOW_OK.match(text, end):
+        return True
+    i = letter_index(raw, len(options))
+    if i is not None:  # the option's own text follows: "a) sink", "A sink" when A is "sink"
+        after = _norm(text[end:end + 80])
+        opt = _norm(options[i])
+        return bool(opt) and (after == opt or after.startswith(opt + " "))
+    return False
+
+
+def token_index(text: str, m: re.Match[str], options: list[str]) -> int | None:
+    """The display index of the letter token matched by ``m`` (None: not a letter here)."""
+    if m.group("lf"):
+        return letter_index(m.group("lf"), len(options))
+    if m.group("lb") and _bare_ok(text, m, options):
+        return letter_index(m.group("lb"), len(options))
+    return None
+
+
+def _token_span(m: re.Match[str]) -> tuple[int, int]:
+    group = "lf" if m.group("lf") else "lb"
+    return m.start(group), m.end(group)
+
+
+def statements(text: str, options: list[str]) -> list[Hit]:
+    """Every non-negated statement that commits to a letter, in text order."""
+    hits: list[Hit] = []
+    for tier, how, pattern in _STATEMENTS:
+        for m in pattern.finditer(text):
+            i = token_index(text, m, options)
+            if i is None:
+                continue
+            start, _ = _token_span(m)
+            if clause_negated(text, start) or negated_before(text, start):
+                continue
+            ambiguous = bool(_AMBIGUOUS.match(text, m.end())) or bool(
+                _EITHER.search(text[max(0, start - 12):start]))
+            hits.append(Hit(i, start, tier, how, ambiguous))
+    for m in (*_LETTER_IS.finditer(text), *_LETTER_MARK.finditer(text)):
+        i = token_index(text, m, options)
+        if i is None:
+            continue
+        start, _ = _token_span(m)
+        if not negated_before(text, start):
+            hits.append(Hit(i, start, 2, "letter-is"))
+    bold = [(m, letter_index(m.group("a") or m.group("b"), len(options)))
+            for m in _BOLD.finditer(text)]
+    if len({i for _, i in bold if i is not None}) == 1:  # one bold letter: a statement
+        m, i = next((m, i) for m, i in bold if i is not None)
+        if i is not None and not negated_before(text, m.start()):
+            hits.append(Hit(i, m.start(), 2, "bold"))
+    value = json_answer(text)
+    if value is not None:
+        jm = re.match(r"\s*(?:option\s+)?\(?([A-Za-z])\)?(?:$|[\s.):])", value, re.I)
+        if jm and (i := letter_index(jm.group(1), len(options))) is not None:
+            hits.append(Hit(i, text.find(value), 1, "json"))
+    last = last_line(text, options)
+    if last is not None:
+        hits.append(last)
+    hits += conclusions(text, options)
+    hits.sort(key=lambda h: h.start)
+    return hits
+
+
+_CONCLUDES = re.compile(r"^\W*(?:so|thus|therefore|hence|consequently|in\s+conclusion|overall|"
+                        r"in\s+summary|that\s+leaves|which\s+leaves)\b", re.I)
+
+
+def conclusions(text: str, options: list[str]) -> list[Hit]:
+    """A concluding sentence ("So the relationship is (B) neutral.") that mentions exactly one
+    letter, not negated."""
+    out = []
+    for m in re.finditer(r"[^.!?\n]+[.!?]*", text):
+        sentence = m.group(0)
+        if not _CONCLUDES.match(sentence):
+            continue
+        pos, neg = mentions(sentence, options)
+        if len(pos) == 1 and not neg:
+            out.append(Hit(next(iter(pos)), m.start(), 2, "conclusion"))
+    return out
+
+
+def only_letter(text: str, options: list[str]) -> int | None:
+    """The reply is nothing but a letter, optionally framed, with or without the option's text
+    ("B", "b", "(B)", "**B**", "Option B", "C. Nitrogen", "(C)wolf")."""
+    core = re.sub(r"^[\s*_#>`\"']+|[\s*_`\"'.!]+$", "", text)
+    m = re.fullmatch(r"(?:(?:option|choice|answer|letter)\s*:?\s*)?" + _OPEN + r"?\s*(" + _L
+                     + r")\s*" + _CLOSE + r"?", core, re.I)
+    if m:
+        return letter_index(m.group(1), len(options))
+    m = re.fullmatch(r"(?:" + _OPEN + r"\s*(" + _L + r")\s*" + _CLOSE + r"|(" + _L
+                     + r")[.):\-])\s*(.+)", core, re.I | re.S)
+    if m:
+        i = letter_index(m.group(1) or m.group(2), len(options))
+        rest = _norm(m.group(3))
+        if i is None:
+            return None
+        if any(rest == _norm(o) for o in options if _norm(o)):
+            return i
+        # "(A) sink\n\nAfter eating, …": the option, then prose that names no other letter
+        pos, neg = mentions(m.group(3), options)
+        if any(rest.startswith(_norm(o) + " ") for o in options if _norm(o)) and not (pos | neg) - {i}:
+            return i
+    return None
+
+
+def last_line(text: str, options: list[str]) -> Hit | None:
+    """A closing line that is only a letter ("…\\n\\nB", "…\\n\\n(C) Mars"), when the reply does
+    not list the options one per line."""
+    lines = [(m.start(), m.group(0)) for m in re.finditer(r"[^\n]+", text) if m.group(0).strip()]
+    if len(lines) < 2:
+        return None
+    starts = sum(1 for _, line in lines if re.match(r"\s*(?:" + _OPEN + r"\s*)?" + _L
+                                                    + r"\s*[.):\]]", line))
+    if starts > 1:
+        return None
+    pos, line = lines[-1]
+    i = only_letter(line, options)
+    return None if i is None else Hit(i, pos, 2, "last-line")
+
+
+def mentions(text: str, options: list[str]) -> tuple[set[int], set[int]]:
+    """Framed letters the reply mentions: (positive, rejected) display indices."""
+    pos: set[int] = set()
+    neg: set[int] = set()
+    for m in _FRAMED.finditer(text):
+        group = next(g for g in ("l1", "l2", "l3", "l4", "l5") if m.group(g))
+        raw = m.group(group)
+        if group == "l5" and not raw.isupper():
+            continue
+        if m.group("l2") and (raw in "aAI" or raw.islower()) and not re.match(
+                r"\)\s*\S", text[m.end(group):m.end(group) + 3]):
+            continue
+        i = letter_index(raw, len(options))
+        if i is None:
+            continue
+        if negated_before(text, m.start()) or negated_after(text, m.end()):
+            neg.add(i)
+        else:
+            pos.add(i)
+    return pos, neg
+
+
+def option_lines(text: str, options: list[str]) -> bool:
+    """The reply lists two or more options one per line ("A. Oxygen\\nB. Carbon dioxide")."""
+    found = {letter_index(m.group(1), len(options)) for m in re.finditer(
+        r"(?m)^\s*(?:" + _OPEN + r"\s*)?(" + _L + r")\s*[.):\]]", text)}
+    found.discard(None)
+    return len(found) > 1

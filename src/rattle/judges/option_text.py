@@ -1,0 +1,181 @@
+"""Option texts restated in a reply without a letter ("The capital is Canberra").
+
+An option occurs where its words appear in order inside one sentence, not inside the
+occurrence of a longer option ("York" inside "New York"). An occurrence is rejected when it is
+negated ("not Paris", "late for work, not early for work", "Sydney is wrong"). Among the
+options the reply states, the choice is, in order: the one right after an answer cue ("the
+answer is the Eagles"), the only one, the only one in a concluding sentence ("So …", "That
+leaves …"), the one the reply opens with as a subject ("Avocado is the main …"), and last the
+one mentioned last.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+from rattle.judges.reply import negated_after, negated_before
+
+_CUE = re.compile(
+    r"(?:\b(?:answer|response|respuesta|r[ée]ponse|antwort|resposta|risposta)\b(?:\s+(?:here|"
+    r"then|therefore|thus))?\s*(?:is|would\s+be|should\s+be|must\s+be|es|est|ist|[:=\-\u2013"
+    r"\u2014])|\b(?:I|I'd|I'll|I\s+would|we)\s+(?:\w+\s+)?(?:pick|choose|select|go\s+with|say|"
+    r"opt\s+for)|\bit(?:'s|\s+is|\s+was|\s+must\s+be|\s+would\s+be)|\bthat\s+leaves|\b(?:so|"
+    r"thus|therefore|hence)\b,?\s+(?:it(?:'s|\s+is)\s+)?|\bI\s+(?:think|believe)\s+(?:it'?s|it\s+is)"
+    r"|\u7b54\u6848\u662f|\u7b54\u6848[:\uff1a])[\s*\"'`]*(?:(?:actually|really|in\s+fact|clearly|"
+    r"definitely|probably|indeed|just)\s+)?(?:(?:the|a|an)\s+)?", re.I)
+_CONCLUSION = re.compile(r"^\W*(?:so|thus|therefore|hence|that\s+leaves|which\s+leaves|leaving|"
+                         r"in\s+conclusion|overall|finally|among\s+the\s+options|the\s+best)\b",
+                         re.I)
+
+
+@dataclass(frozen=True)
+class TextHit:
+    """One occurrence of an option's text."""
+
+    index: int
+    start: int
+    end: int
+    negated: bool
+
+
+def _pattern(option: str) -> re.Pattern[str] | None:
+    words = re.findall(r"\d+(?:[.,/]\d+)*|[^\W\d_]+|\d+", option.lower())
+    if not words or (len(words) == 1 and len(words[0]) < 2):
+        return None
+    body = r"[^\w.!?\n]*".join(re.escape(w) for w in words[:-1])
+    last = words[-1]
+    if last.isalpha() and len(last) > 2:  # plurals: "Dolphins are mammals", "afraid of wolves"
+        forms = [re.escape(last) + r"(?:e?s)?"]
+        if last.endswith("fe"):
+            forms.append(re.escape(last[:-2]) + "ves")
+        elif last.endswith("f"):
+            forms.append(re.escape(last[:-1]) + "ves")
+        elif last.endswith("y") and last[-2] not in "aeiou":
+            forms.append(re.escape(last[:-1]) + "ies")
+        tail = "(?:" + "|".join(forms) + ")"
+    else:
+        tail = re.escape(last)
+    body = (body + r"[^\w.!?\n]*" if body else "") + tail
+    return re.compile(r"(?<!\w)" + body + r"(?!\w)", re.I)
+
+
+def occurrences(text: str, options: list[str], skip: frozenset[int] = frozenset()) -> list[TextHit]:
+    found: list[tuple[int, int, int]] = []
+    for i, opt in enumerate(options):
+        if i in skip:
+            continue
+        pattern = _pattern(opt)
+        if pattern is None:
+            continue
+        found += [(i, m.start(), m.end()) for m in pattern.finditer(text)]
+    kept = [(i, s, e) for i, s, e in found
+            if not any(j != i and s2 <= s and e <= e2 and (e2 - s2) > (e - s)
+                       for j, s2, e2 in found)]
+    return [TextHit(i, s, e, negated_before(text, s) or negated_after(text, e))
+            for i, s, e in sorted(kept, key=lambda h: h[1])]
+
+
+def choose_text(text: str, options: list[str], skip: frozenset[int] = frozenset(),
+                question: str = "") -> tuple[int | None, str]:
+    """The option whose text the reply commits to, and the rule that decided."""
+    hits = occurrences(text, options, skip)
+    positive = [h for h in hits if not h.negated]
+    if not positive:
+        return None, "unparsed"
+    cued = [h for h in positive if any(m.end() <= h.start <= m.end() + 2
+                                       for m in _CUE.finditer(text[:h.start + 1]))]
+    if cued:
+        return cued[-1].index, "text-answer"
+    indices = {h.index for h in positive}
+    for a, b in itertools.pairwise(positive):
+        if a.index != b.index and re.fullmatch(r"\s*(?:,\s*)?(?:or|and/or)\s+(?:the\s+|a\s+)?",
+                                               text[a.end:b.start], re.I):
+            return None, "ambiguous"  # "honey or silk"
+    if len(indices) == 1:
+        return positive[0].index, "text"
+    for start, sentence in reversed(_sentences(text)):
+        if _CONCLUSION.match(sentence):
+            inside = {h.index for h in positive if start <= h.start < start + len(sentence)}
+            if len(inside) == 1:
+                return inside.pop(), "text-conclusion"
+    if question:
+        best = _by_question(text, positive, question)
+        if best is not None:
+            return best, "text-question"
+    first = positive[0]
+    lead = text[:first.start].strip(" \t\n*\"'")
+    if re.fullmatch(r"(?:(?:the|a|an)\s*)?", lead, re.I) and re.match(
+            r"\s*(?:\([^)]*\)\s*)?(?:,|\u2014|-|:|(?!(?:and|or|nor)\b)[a-z]+\b)", text[first.end:]):
+        return first.index, "text-subject"
+    return positive[-1].index, "text-last"
+
+
+_STOP = frozenset({
+    "a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "and", "or", "but", "is",
+    "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "as",
+    "from", "which", "who", "whom", "what", "when", "where", "how", "than", "then", "there",
+    "their", "has", "have", "had", "not", "no", "do", "does", "did", "so", "such", "can",
+    "could", "would", "should", "will", "also"})
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:5] for w in re.findall(r"[a-z]+", text.lower()) if w not in _STOP and len(w) > 2}
+
+
+def _by_question(text: str, hits: list[TextHit], question: str) -> int | None:
+    """Several options restated: the one whose clause restates the question ("Sydney is the
+    biggest city, but Canberra is the capital" for "What is the capital of Australia?")."""
+    asked = _stems(question)
+    score: dict[int, int] = {}
+    for h in hits:
+        head = re.split(r"[,;.!?\n]|\bbut\b|\bwhile\b|\bwhereas\b", text[:h.start])[-1]
+        tail = re.split(r"[,;.!?\n]|\bbut\b|\bwhile\b|\bwhereas\b", text[h.end:])[0]
+        words = _stems(head + " " + tail)
+        score[h.index] = max(score.get(h.index, 0), len(words & asked))
+    top = max(score.values())
+    winners = [i for i, v in score.items() if v == top]
+    return winners[0] if top > 0 and len(winners) == 1 else None
+
+
+def _sentences(text: str) -> list[tuple[int, str]]:
+    return [(m.start(), m.group(0)) for m in re.finditer(r"[^.!?\n]+[.!?]*", text)
+            if m.group(0).strip()]
+
+
+def equals_option(text: str, options: list[str]) -> int | None:
+    """The reply (or its first sentence or clause) is just one option's text ("Canberra.",
+    "A lion!", "Leaves, because …", "Temperature (B)."); a letter beside it must agree."""
+    parts = re.split(r"((?<=[.!?])\s|\n|,\s|\s(?:because|since|as)\s)", text, maxsplit=1)
+    first = parts[0]
+    if len(parts) == 3 and parts[1] == ", " and any(
+            re.match(r"(?:and\s+|or\s+)?(?:the\s+|a\s+|an\s+)?" + re.escape(o.strip()) + r"\b",
+                     parts[2], re.I) for o in options if o.strip()):
+        first = ""  # "Coal, natural gas and oil are …": a list, not an answer
+    if first.rstrip().endswith("?"):
+        first = ""  # "Oxygen? No. …" asks, it does not answer
+    for part in (text, first):
+        core = re.sub(r"^[\s*_#>`\"']+|[\s*_`\"'.!]+$", "", part).strip()
+        letter = None
+        m = re.match(r"^[\(\[]?\s*([A-Za-z])\s*[\)\].:]\s*(.+)$|^(.+?)\s*[\(\[]\s*([A-Za-z])\s*[\)\]]$",
+                     core, re.S)
+        if m:
+            letter = (m.group(1) or m.group(4)).upper()
+            core = (m.group(2) or m.group(3)).strip()
+        core = re.sub(r"^(?:the|a|an)\s+", "", core.rstrip(" ."), flags=re.I)
+        for i, opt in enumerate(options):
+            o = re.sub(r"^(?:the|a|an)\s+", "", opt.strip().rstrip("."), flags=re.I)
+            pattern = _pattern(o) if re.search(r"[^\W\d_]", o) else None
+            if o and (core.lower() == o.lower() or (pattern is not None and pattern.fullmatch(core))):
+                if letter is not None and "ABCDEFGHIJKLMNOPQRSTUVWXYZ".find(letter) != i:
+                    return None
+                return i
+    # A short reply naming one option by part of its name ("Pacific." for "Pacific Ocean")
+    core = re.sub(r"^(?:the|a|an)\s+", "", re.sub(r"[^\w\s]", " ", text).strip(), flags=re.I).lower()
+    if core and len(core.split()) <= 3 and not re.search(r"\d", core):
+        inside = [i for i, o in enumerate(options)
+                  if re.search(r"(?<!\w)" + re.escape(core) + r"(?!\w)", o.lower())]
+        if len(inside) == 1:
+            return inside[0]
+    return None

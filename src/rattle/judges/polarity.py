@@ -1,0 +1,208 @@
+"""Yes / no in a reply: the shared lexicon of claim verdicts (``claims.verdict``) and yes/no
+options (``choice`` on True / False / Unable to determine items).
+
+- ``opener(clause)``: the verdict a clause opens with: "Yes", "Correct", "That's true", "I
+  think so" (yes); "No", "False", "Not true", "That's a myth", "I don't think so" (no);
+  "Partly", "Mostly right", "Not quite", "Close, but", "Yes and no" (partial); "Maybe", "Sort
+  of", "I'm not sure" (hedge); "I cannot verify" (refusal). "No doubt", "No error", "No
+  problem" are not a no.
+- ``statement(clause)``: a verdict stated anywhere in the clause ("the statement is false",
+  "which is wrong", "this is a common misconception", "there is no error" = yes).
+- ``correction(text)``: after a yes, does the reply take it back ("Yes, but it was 1802, not
+  1822", "Yes, except the year is wrong", "However, that record was set in Berlin")? Error
+  words count only when not negated ("no error", "nothing wrong", "not a misconception") and
+  not said of other people ("many people mistakenly think").
+- ``undetermined(text)``: the reply says the answer cannot be known from what it was given
+  ("cannot be determined", "not enough information", "the text doesn't say").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+Polarity = Literal["yes", "no", "partial", "hedge", "refusal"]
+
+_FILLER = re.compile(r"^(?:[\s\W]|\b(?:well|hmm+|ok(?:ay)?|so|great question|good question|"
+                     r"let me (?:check|think|see)|sure|alright|verdict|answer|final answer|"
+                     r"response|short answer|in short|overall|generally|basically|technically|"
+                     r"actually|honestly|then|therefore|thus|hence|and|but|however)\b)+", re.I)
+_NO_IDIOM = (r"(?!\s+(?:doubt|question|problem|wonder|errors?|mistakes?|issues?|inaccurac\w*|"
+             r"way|one|matter|need|worries|kidding|surprise)\b)")
+_TRUTH = r"(?:true|correct|right|accurate|valid|factual|exact)"
+_FALSE = (r"(?:false|incorrect|wrong|inaccurate|untrue|invalid|mistaken|misleading|exaggerated|"
+          r"overstated|outdated|debunked|a\s+(?:common\s+|popular\s+|"
+          r"widespread\s+|persistent\s+)?(?:myth|misconception|mistake|misunderstanding|"
+          r"exaggeration|fabrication)|an?\s+(?:myth|misconception|exaggeration|error|inaccuracy))")
+_SUBJ = (r"(?:the\s+(?:statement|claim|assertion|sentence|premise|answer|information|fact)"
+         r"(?:\s+that\s+[^.!?]{1,150}?|\s*\"[^\"]{1,200}\"|\s*'[^']{1,200}')?|"
+         r"this(?:\s+(?:statement|claim|one))?|that(?:\s+(?:statement|claim|one))?|it|which)")
+_COP = r"(?:'s|\s+is|\s+are|\s+was|\s+seems(?:\s+to\s+be)?|\s+appears(?:\s+to\s+be)?|\s+sounds)"
+_ADV = (r"(?:\s+(?:completely|entirely|totally|simply|actually|definitely|therefore|thus|also|"
+        r"indeed|absolutely|perfectly|quite|clearly|factually|historically))*")
+_PARTIAL = re.compile(
+    r"^(?:partly|partially|half|mostly|largely|somewhat|not\s+(?:entirely|completely|fully|"
+    r"exactly|quite|really|necessarily|totally|wholly)|close|almost|nearly|yes\s+and\s+no|"
+    r"only\s+partly|in\s+part)\b", re.I)
+_HEDGE = re.compile(
+    r"^(?:maybe|perhaps|possibly|it\s+depends|hard\s+to\s+say|difficult\s+to\s+"
+    r"(?:say|tell|determine|verify)|(?:i'?m|i\s+am)\s+not\s+(?:sure|certain|completely\s+sure|"
+    r"entirely\s+sure)|not\s+sure|unsure|i\s+(?:don't|do\s+not)\s+know|sort\s+of|kind\s+of|"
+    r"it(?:'s|\s+is)\s+(?:hard|difficult)\s+to\s+(?:say|tell)|i\s+(?:think|believe)\s+"
+    r"(?:that\s+)?(?:it|this|that)\s+(?:might|may|could)\b)", re.I)
+_NO = re.compile(
+    r"^(?:no" + _NO_IDIOM + r"|nope|nah|nein|non|n[ãa]o|\u043d\u0435\u0442|\u4e0d\u5bf9|"
+    r"\u4e0d\u662f|\u4e0d(?!\u77e5\u9053)|\u9519|falso|faux|falsch|sbagliato|false|incorrect|"
+    r"wrong|inaccurate|untrue|not\s+(?:true|correct|right|accurate|so|at\s+all)|"
+    r"(?:probably|likely|most\s+likely)\s+(?:not|false|no|incorrect|wrong)|negative|"
+    r"(?:absolutely|certainly|definitely|of\s+course|surely)\s+not|"
+    r"(?:it|that|this)\s+(?:doesn't|does\s+not)\s+check\s+out|"
+    r"i(?:'d|\s+would)\s+say\s+no|"
+    r"(?:that|this|it)(?:'s|\s+is)\s+(?:not\s+(?:true|correct|right|accurate)|" + _FALSE + r")|"
+    r"i\s+(?:don'?t|do\s+not)\s+(?:think|believe)\s+(?:so|(?:that'?s|that\s+is|it'?s|it\s+is|"
+    r"this\s+is)\s+" + _TRUTH + r")|i\s+(?:think|believe)\s+(?:it'?s|it\s+is|that'?s|that\s+is|"
+    r"this\s+is)\s+(?:not\s+" + _TRUTH + r"|" + _FALSE + r")|"
+    r"(?:i'?m|i\s+am)\s+not\s+(?:sure|certain|convinced)\s+(?:that'?s|that\s+is|this\s+is|"
+    r"it'?s|it\s+is|the\s+statement\s+is)\s+" + _TRUTH + r"|"
+    r"(?:you(?:'re|\s+are))\s+(?:wrong|mistaken|incorrect))\b", re.I)
+_YES = re.compile(
+    r"^(?:yes|yeah|yep|yup|yea|s[íi]|oui|ja|da|\u0434\u0430|\u662f\u7684|\u662f|\u5bf9|"
+    r"\u6b63\u786e|correct[oa]?|true|right|indeed|absolutely|exactly|definitely|certainly|"
+    r"of\s+course|sure|affirmative|accurate|spot\s+on|precisely|bingo|you\s+got\s+it|verdadero|vrai|richtig|stimmt|exact|c'est\s+exact|"
+    r"(?:probably|likely|most\s+likely)\s+(?:true|yes|correct|right)|i(?:'d|\s+would)\s+say\s+"
+    r"(?:yes|so)|"
+    r"(?:that|this|it)(?:'s|\s+is)\s+(?:(?:absolutely|completely|entirely|quite|perfectly)\s+)?"
+    + _TRUTH + r"|you(?:'re|\s+are)\s+(?:(?:absolutely|completely|quite|totally|entirely)\s+)?"
+    r"(?:correct|right)|i\s+(?:think|believe|guess)\s+so|"
+    r"i\s+(?:think|believe)\s+(?:it'?s|it\s+is|that'?s|that\s+is|this\s+is)\s+" + _TRUTH + r"|"
+    r"(?:it|that|this)(?:'s|\s+is)\s+(?:not|never)\s+(?:wrong|false|incorrect|inaccurate))\b",
+    re.I)
+_NOT = r"not\s+(?:(?:entirely|completely|quite|fully|totally|wholly|100%|really|exactly)\s+)?"
+_NO_STMT = re.compile(r"\b" + _SUBJ + _COP + _ADV + r"\s+(?:" + _NOT + _TRUTH + r"|" + _FALSE
+                      + r")\b|\b" + _SUBJ + r"\s+(?:isn't|wasn't|aren't|is\s+not|was\s+not)\s+"
+                      r"(?:(?:entirely|completely|quite|fully|totally|really|exactly)\s+)?" + _TRUTH + r"\b|\bthat'?s\s+(?:a|an)\s+(?:common\s+|popular\s+)?"
+                      r"(?:myth|misconception|mistake|error)\b", re.I)
+_YES_STMT = re.compile(
+    r"\b" + _SUBJ + _COP + _ADV + r"\s+" + _TRUTH + r"\b(?!\s+only)|\bis\s+indeed\b|"
+    r"(?<!n't\s)(?<!not\s)\bchecks?\s+out\b|"
+    r"\b(?:there\s+(?:is|are|'s)|i\s+(?:see|find))\s+(?:no|nothing)\s+(?:errors?|mistakes?|"
+    r"inaccurac(?:y|ies)|problems?|issues?|wrong|incorrect|inaccurate|false)\b|"
+    r"\b(?:no|nothing)\s+(?:errors?|mistakes?|inaccurac(?:y|ies)|wrong|incorrect)\s+(?:in|with|"
+    r"here|there|about)\b|\b" + _SUBJ + _COP + r"\s+not\s+(?:a\s+)?(?:myth|misconception|"
+    r"mistake|wrong|false|incorrect)\b", re.I)
+PART_STMT = re.compile(
+    r"\b(?:partly|partially|half|mostly|largely|only\s+partly)\s+(?:true|correct|right|"
+    r"accurate)\b|\b(?:the\s+)?(?:first|second|last|other|main)?\s*(?:part|half|year|date|time|"
+    r"name|place|location|number|figure|inventor|author|rest|detail|gist)\s+(?:is|are|was)\s+"
+    r"(?:right|correct|accurate|true)\b[^.]*\bbut\b", re.I)
+REFUSAL = re.compile(
+    r"\bi(?:'m|\s+am)?\s+(?:not\s+able|unable)\s+to\s+(?:verify|confirm|answer|help|provide|"
+    r"browse|access|give|assist|check|comment|determine|say)|\bi\s+(?:cannot|can't|can\s+not|"
+    r"won't)\s+(?:verify|confirm|answer|help|provide|browse|access|give|assist|check|comment|"
+    r"determine|say)|\bas\s+an\s+ai\b|\bi\s+(?:don't|do\s+not)\s+have\s+(?:access|information|"
+    r"real-time|the\s+ability|enough)|\bi\s+have\s+no\s+(?:information|way|access)|\bi'?m\s+"
+    r"sorry|\bi\s+(?:couldn't|could\s+not)\s+find|\bunable\s+to\s+(?:verify|answer|help|confirm)",
+    re.I)
+HEDGE = re.compile(
+    r"\b(?:not\s+sure|unsure|not\s+certain|uncertain|hard\s+to\s+say|difficult\s+to\s+(?:say|"
+    r"determine|verify|tell)|it\s+depends|maybe|perhaps|possibly|might\s+be|may\s+be|could\s+be|"
+    r"i\s+(?:don't|do\s+not)\s+know|no\s+idea|either\b.*\bor\b)", re.I)
+_UNDETERMINED = re.compile(
+    r"\b(?:cannot|can't|can\s+not|unable\s+to|impossible\s+to|not\s+possible\s+to|no\s+way\s+"
+    r"(?:to|of))\s+(?:be\s+)?(?:determine[sd]?|tell|told|say|know|known|knowing|decide[sd]?|"
+    r"verify|verified|conclude[sd]?|confirm(?:ed)?|answer(?:ed)?)\b|"
+    r"\b(?:not|isn't|is\s+not|no|insufficient|lack\s+of|not\s+sufficient|without\s+(?:enough|"
+    r"sufficient))\s+(?:enough\s+|sufficient\s+)?(?:information|info|evidence|context|details|"
+    r"data)\b|\bundetermin\w*|\bindetermin\w*|\bunknown\b|\bunclear\b|\buncertain\b|\bunable\s+to\s+"
+    r"determine\b|\b(?:is|are|was)\s+not\s+(?:mentioned|stated|specified|given|provided|known|"
+    r"said)\b|\b(?:does\s+not|doesn't|do\s+not|don't|did\s+not|didn't)\s+(?:say|mention|state|"
+    r"specify|tell|provide|indicate|contain|include|give)\b|\bcan'?t\s+(?:tell|say)\b|"
+    r"\bno\s+(?:mention|indication)\b|\bnot\s+determinable\b", re.I)
+_CONTRAST = re.compile(r"\b(?:but|however|though|although|except|apart\s+from|other\s+than|"
+                       r"that\s+said|yet|one\s+(?:small\s+|minor\s+)?(?:detail|correction|"
+                       r"error|issue|caveat|thing))\b", re.I)
+_ERROR = re.compile(
+    r"\b(?:wrong|incorrect|inaccurate|inaccurac(?:y|ies)|errors?|mistakes?|mistaken|mistakenly|"
+    r"misconception|myth|false|untrue|off|actually|rather\s+than|instead\s+of|exaggerat\w*|"
+    r"fabricat\w*|corrections?|corrected|misleading|(?:(?:was|is|were|are)\s+not|wasn't|isn't|"
+    r"weren't|aren't)\s+(?:in|at|on|by|from|during|until|since|the|a|an|\d|actually|really|"
+    r"true|correct|right|accurate)|(?:did|does)\s+not|didn't|doesn't|never|not\s+(?:quite\s+)?(?:right|correct|accurate|true))\b|,\s*not\s+(?:in|at|on|"
+    r"by|from|the|a|an|\d)|\bnot\s+\d", re.I)
+_NEGATED_ERROR = re.compile(r"(?:\b(?:no|not|nothing|never|without|isn't|aren't|wasn't|hardly)"
+                            r"|n't)\s+(?:\w+\s+)?$", re.I)
+_ATTRIBUTED = re.compile(r"\b(?:people|many|some|others|often|commonly|sometimes|popularly|"
+                         r"frequently|widely|usually)\s+(?:\w+\s+)?$", re.I)
+_EXCEPT_PART = re.compile(r"\bexcept\s+(?:that\s+|for\s+)?(?:the|its|his|her|their|one)\s+"
+                          r"(?:year|date|name|number|place|location|city|country|time|figure|"
+                          r"amount|detail|part|fact|birth)|\bexcept\s+(?:that\s+)?(?:it|he|she|"
+                          r"they)\s+(?:was|is|were|are|did|does|had|has)\b", re.I)
+_STRONG_ERRORS = ("wrong", "incorrect", "inaccurate", "mistake", "mistaken", "misconception",
+                  "myth", "false", "untrue", "error", "misleading")
+
+
+def clean_clause(clause: str) -> str:
+    """The clause without markup, leading fillers and labels ("Verdict:", "Well,", "So")."""
+    text = re.sub(r"[*_#>`\"]", "", clause).strip()
+    return _FILLER.sub("", text).strip()
+
+
+def opener(clause: str) -> Polarity | None:
+    text = clean_clause(clause)
+    if not text:
+        return None
+    if _PARTIAL.match(text):
+        return "partial"
+    if _NO.match(text):
+        return "no"
+    if _HEDGE.match(text):
+        return "hedge"
+    if _YES.match(text):
+        return "yes"
+    if REFUSAL.match(text):
+        return "refusal"
+    return None
+
+
+def statement(clause: str) -> Polarity | None:
+    text = re.sub(r"[*_`\"]", "", clause)
+    if PART_STMT.search(text):
+        return "partial"
+    if _NO_STMT.search(text):
+        return "no"
+    if _YES_STMT.search(text):
+        return "yes"
+    return None
+
+
+def _real_errors(text: str) -> list[re.Match[str]]:
+    out = []
+    for m in _ERROR.finditer(text):
+        head = text[max(0, m.start() - 30):m.start()]
+        if _NEGATED_ERROR.search(head) or _ATTRIBUTED.search(head):
+            continue
+        if m.group(0).lower() == "off" and not re.search(r"\b(?:is|are|was|seems|slightly|bit|"
+                                                         r"detail)\s+$", head, re.I):
+            continue
+        out.append(m)
+    return out
+
+
+def correction(text: str) -> bool:
+    """Does text that follows a yes take it back (a contrast followed by an error, "except
+    the year")?"""
+    if _EXCEPT_PART.search(text):
+        return True
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+        contrast = _CONTRAST.search(sentence)
+        if contrast is not None and _real_errors(sentence[contrast.start():]):
+            return True
+    return False
+
+
+def error_stated(text: str) -> bool:
+    """An error flagged anywhere, not negated and not said of other people."""
+    return any(m.group(0).lower() in _STRONG_ERRORS for m in _real_errors(text))
+
+
+def undetermined(text: str) -> bool:
+    return bool(_UNDETERMINED.search(text))

@@ -1,0 +1,146 @@
+"""Reading a model's reply before any extractor looks at it (shared by every judge).
+
+- Reasoning blocks (``<think>…</think>``, ``<thinking>``, ``<reasoning>``) are dropped: the
+  answer is what follows them (DeepSeek-R1 style). An unclosed block is kept as text.
+- Code fences are unwrapped (JSON answers often come fenced); Unicode is NFKC-normalised
+  (full-width ``Ｂ`` and ``（B）``), superscript powers are kept as ``^2`` and the minus sign
+  U+2212 becomes ``-``.
+- A reply that revises itself ("Answer: A. Wait, no: … B") is read from its last revision
+  marker first (``after_revision``).
+- Negation stays inside a clause: ``negated_before`` (one of the few words before a span:
+  "not (A)", "neither (A) nor (C)", "rather than A", "pas", "nicht", "不是"),
+  ``negated_after`` ("(A) is wrong", "B - no", "(C) can be ruled out") and
+  ``clause_negated`` (anywhere earlier in the clause: "I don't think the answer is B").
+- ``json_answer`` reads an ``answer``-like field of a JSON object or Python-style dict.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+
+_THINK = re.compile(r"<(think|thinking|reasoning|reflection)>.*?</\1>", re.I | re.S)
+_OPEN_THINK = re.compile(r"^\s*<(?:think|thinking|reasoning)>", re.I)
+_FENCE = re.compile(r"```[a-zA-Z]*\n?|```")
+_SUPER = str.maketrans({"²": "^2", "³": "^3", "¹": "^1", "⁴": "^4"})
+_DASHES = str.maketrans({"\u2212": "-", "\u2044": "/", "\u00a0": " ", "\u202f": " ",
+                         "\u2009": " ", "\u2018": "'", "\u2019": "'", "\u201c": '"',
+                         "\u201d": '"', "\u3010": "[", "\u3011": "]", "\u3014": "[",
+                         "\u3015": "]", "\u300c": "[", "\u300d": "]", "\ufeff": ""})
+# Revision markers: the model takes back what it said before ("Wait, no", "on second thought").
+_REVISION = re.compile(
+    r"(?:\bwait\b|\bhold on\b|\bon second thought\b|\bactually,?\s+no\b|\bno,?\s+wait\b|"
+    r"\bcorrection\s*:|\blet me (?:reconsider|re-?check|correct (?:that|myself))\b|"
+    r"\bI (?:was wrong|made a mistake)\b)[\s,.:;!\u2014\u2013-]*(?:\bno\b[\s,.:;!\u2014\u2013-]*)?",
+    re.I)
+# Clause boundaries: negation does not reach across them.
+_BOUNDARY = re.compile(r"[.;:!?\n,\u3002\uff0c\uff1b\u2014\u2013]|\s-\s|\b(?:but|however|whereas|"
+                       r"while|though|although|yet|instead)\b", re.I)
+# Words that negate what follows them within a few words (English and common other languages).
+NEGATOR = re.compile(r"\b(?:not|never|neither|nor|no|none|rather than|instead of|except|"
+                     r"excluding|other than|eliminated?|eliminates|rule[sd]? out|ruling out|"
+                     r"cross(?:ed)? out|pas|nicht|kein|keine|n\u00e3o|non|\u043d\u0435\u0442|"
+                     r"\u043d\u0435)\b|n't\b|\u4e0d\u662f|\u4e0d|\u975e", re.I)
+_NOT_NEGATING = re.compile(r"\b(?:not (?:only|just|merely)|no (?:doubt|question|wonder|problem|"
+                           r"matter))\b", re.I)
+_NEGATED_AFTER = re.compile(
+    r"^[^.;,!?\n()]{0,40}?(?:\b(?:is|are|was|seems|looks|appears|sounds)\s+(?:definitely\s+|"
+    r"clearly\s+|also\s+|obviously\s+)?(?:wrong|incorrect|false|not\b|out\b|unlikely|"
+    r"eliminated|irrelevant|impossible|a distractor)|\bcan(?:not|'t)?\s+be\s+(?:ruled out|"
+    r"eliminated|excluded)|\b(?:doesn't|does not|don't|do not|isn't|aren't|wasn't|can't|cannot)\b|"
+    r"[-:?\u2014\u2013]\s*(?:no|incorrect|wrong|false)\b|\u2717|\u274c|\u2718)", re.I)
+
+
+def clause_before(text: str, start: int, reach: int = 80) -> str:
+    """The text of the clause that ends at ``start`` (back to the last boundary)."""
+    head = text[max(0, start - reach):start]
+    cut = 0
+    for m in _BOUNDARY.finditer(head):
+        cut = m.end()
+    return head[cut:]
+
+
+def negated_before(text: str, start: int, *, words: int = 4) -> bool:
+    """Is the span at ``start`` negated by one of the few words before it in its clause
+    ("not (A)", "it isn't A", "neither (A) nor (C)", "rather than A")?"""
+    clause = clause_before(text, start)
+    window = " ".join(re.findall(r"\S+", clause)[-words:])
+    if not NEGATOR.search(window):
+        return False
+    return not _NOT_NEGATING.search(window)
+
+
+def negated_after(text: str, end: int) -> bool:
+    """Does the clause after the span reject it ("(A) is wrong", "B - no", "(C) can be ruled
+    out", "Option D doesn't fit")?"""
+    return bool(_NEGATED_AFTER.search(text[end:end + 80]))
+
+
+def clause_negated(text: str, start: int) -> bool:
+    """A statement whose clause is negated anywhere before it ("I don't think the answer is
+    B", "I would not choose A")."""
+    clause = clause_before(text, start, reach=120)
+    m = re.search(r"\b(?:not|never|doubt)\b|n't\b", clause, re.I)
+    return bool(m) and not _NOT_NEGATING.search(clause)
+
+
+def strip_reasoning(reply: str) -> str:
+    """The reply without closed reasoning blocks; what follows them if anything does."""
+    text = _THINK.sub(" ", reply)
+    if not text.strip() and _THINK.search(reply):
+        # Nothing after the block: the block itself is all there is.
+        inner = re.sub(r"</?(?:think|thinking|reasoning|reflection)>", " ", reply, flags=re.I)
+        return inner.strip()
+    return _OPEN_THINK.sub("", text).strip()
+
+
+def prepare(reply: str) -> str:
+    """Normalised reply text every extractor reads."""
+    text = strip_reasoning(reply or "")
+    text = _FENCE.sub("\n", text)
+    text = text.translate(_SUPER)
+    text = unicodedata.normalize("NFKC", text).translate(_DASHES)
+    return text.strip()
+
+
+def after_revision(text: str) -> str | None:
+    """The part after the last revision marker, or None when the reply has none."""
+    last = None
+    for m in _REVISION.finditer(text):
+        last = m
+    if last is None or last.end() >= len(text):
+        return None
+    return text[last.end():].strip() or None
+
+
+def json_answer(text: str) -> str | None:
+    """The value of an ``answer``-like field of a JSON object in the reply, as text."""
+    for m in re.finditer(r"\{[^{}]*\}", text, re.S):
+        try:
+            obj = json.loads(m.group(0))
+        except (json.JSONDecodeError, ValueError):
+            continue
+        if not isinstance(obj, dict):
+            continue
+        for key, value in obj.items():
+            if str(key).lower().replace(" ", "_") in ("answer", "final_answer", "choice", "option",
+                                                      "verdict", "label", "selected", "result"):
+                if isinstance(value, bool):
+                    return "True" if value else "False"
+                if isinstance(value, (str, int, float)):
+                    return str(value)
+    # Python-style dicts and loose JSON: {'answer': 'B'}
+    loose = re.search(r"[\"'](?:answer|final_answer|choice|option|verdict|label)[\"']\s*:\s*[\"']?"
+                      r"([^\"',}\n]+)", text, re.I)
+    return loose.group(1).strip() if loose else None
+
+
+def sentences(text: str) -> list[tuple[int, str]]:
+    """(start offset, sentence) pairs: split at . ! ? and newlines, keeping decimals whole."""
+    out = []
+    for m in re.finditer(r"(?:[^.!?\n。！？]|\.(?=\d)|\.(?=[a-z]\.))+[.!?。！？]*", text):
+        s = m.group(0)
+        if s.strip():
+            out.append((m.start() + len(s) - len(s.lstrip()), s.strip()))
+    return out
