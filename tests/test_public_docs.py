@@ -13,9 +13,9 @@ def test_every_public_class_has_a_docstring() -> None:
     for path in SRC.rglob("*.py"):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
-            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
-                if ast.get_docstring(node) is None:
-                    missing.append(f"{path.relative_to(SRC)}:{node.lineno} {node.name}")
+            if (isinstance(node, ast.ClassDef) and not node.name.startswith("_")
+                    and ast.get_docstring(node) is None):
+                missing.append(f"{path.relative_to(SRC)}:{node.lineno} {node.name}")
     assert missing == []
 
 
