@@ -33,3 +33,25 @@ def test_transitions() -> None:
     assert (a_a.value, a_c.value, a_u.value) == (pytest.approx(2 / 5), pytest.approx(2 / 5),
                                                  pytest.approx(1 / 5))
     assert a_a.value + a_c.value + a_u.value == pytest.approx(1.0)
+
+
+def test_rad_per_type_on_one_common_ara() -> None:
+    """Fig. 3 compares added-document types on the same questions: the items every type was
+    made for (here q3 has no GenADV passage, so it leaves both types' ARA), with n."""
+    from rattle.metrics.ralm import ralm_metrics
+
+    def r(item: str, condition: str, correct: bool) -> dict:  # type: ignore[type-arg]
+        return {"dataset": "d", "item_id": item, "correct": correct, "labels": {"em": 0, "f1": 0},
+                "group": {"prompt": "normal", "condition": condition, "answerable": True}}
+
+    records = [r("q1", "clean", True), r("q2", "clean", True), r("q3", "clean", True),
+               r("q1", "genadv", False), r("q2", "genadv", True),
+               r("q1", "random", True), r("q2", "random", True), r("q3", "random", False)]
+    common = {m.group["condition"]: m for m in ralm_metrics("adversarial", records)
+              if m.name == "rad"}
+    assert common["genadv"].value == 0.5 and common["genadv"].n == 2
+    assert common["random"].value == 1.0 and common["random"].n == 2  # q3 left out
+    own = {m.group["condition"]: m for m in ralm_metrics("adversarial", records,
+                                                          rad_population="own")
+           if m.name == "rad"}
+    assert own["random"].value == 2 / 3 and own["random"].n == 3

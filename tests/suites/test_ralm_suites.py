@@ -75,6 +75,44 @@ def test_conflict_on_rgb(tmp_path: Path) -> None:
     assert set(t) == {"a_to_a", "a_to_c", "a_to_u"}
 
 
+def test_conflict_detection_asks_each_item_in_one_condition(tmp_path: Path) -> None:
+    """Paper Table 7: Acc(C) on conflicting examples, Acc(NC) on the others, disjoint; Acc
+    over all (their weighted mean). The paired design asks every item both ways."""
+    out = run(tmp_path, "ralm.conflict", "scripted/constant?text=conflict", dataset=rgb(),
+              limit=12, k=3)
+    asked = [r for r in out.records if r["group"]["prompt"] == "conflict"]
+    sides = {}
+    for r in asked:
+        assert r["item_id"] not in sides  # one condition per item
+        sides[r["item_id"]] = r["group"]["condition"]
+    answerable = {r["item_id"] for r in out.records if r["group"]["answerable"]}
+    made = out.run_info["suite_notes"]["added_documents"]["conflict"]
+    assert len(sides) == len(answerable) == made == 12
+    m = {x.name: x for x in out.metrics if x.name.startswith("conflict_acc")}
+    n_c = sum(v == "conflict" for v in sides.values())
+    assert m["conflict_acc_c"].n == n_c and m["conflict_acc_nc"].n == 12 - n_c
+    assert 0 < n_c < 12
+    assert m["conflict_acc"].n == 12 and m["conflict_acc"].value == n_c / 12
+    # Stubbornness (Table 8) asks every item with the Normal prompt, clean and conflicting.
+    normal = [r for r in out.records if r["group"]["prompt"] == "normal"]
+    assert len(normal) == 24
+    paired = run(tmp_path / "p", "ralm.conflict", "scripted/constant?text=conflict",
+                 dataset=rgb(), limit=12, k=3, conflict_design="paired")
+    assert sum(r["group"]["prompt"] == "conflict" for r in paired.records) == 24
+
+
+def test_document_has_answer_reads_its_text_not_its_title(tmp_path: Path) -> None:
+    data = tmp_path / "q.jsonl"
+    import json
+
+    data.write_text(json.dumps({"question": "Who wrote Hamlet?", "answers": ["Shakespeare"],
+                                "ctxs": [{"id": "1", "title": "Shakespeare",
+                                          "text": "A tragedy set in Denmark."}]}) + "\n")
+    out = run(tmp_path, "ralm.baseline", "scripted/echo", dataset=str(data), k=1)
+    clean = [r for r in out.records if r["group"]["condition"] == "clean"]
+    assert clean[0]["group"]["answerable"] is False  # the title names the answer; DPR reads text
+
+
 def test_items_without_documents_need_a_corpus(tmp_path: Path) -> None:
     from rattle.errors import DataError
 

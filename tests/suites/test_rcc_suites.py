@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rattle.run.runner import RunConfig, run_suite
+from rattle.metrics.rcc import RTI_RATES as RATES
 from rattle.metrics.rcc import rcc_metrics
 
 
@@ -59,10 +60,13 @@ def test_credibility_rti_of_a_constant_model_is_one(tmp_path) -> None:  # type: 
 
 
 def rec(item: str, attack: str, answer: int | None, correct: bool | None,
-        rate: float | None = None, level: str = "") -> dict:  # type: ignore[type-arg]
+        rate: float | None = None, level: str = "",
+        kind: str | None = "") -> dict:  # type: ignore[type-arg]
+    """A record; the chosen option's type is ``kind``, or T<answer> by default."""
+    option_type = (f"T{answer}" if answer is not None else None) if kind == "" else kind
     return {"dataset": "d", "item_id": item, "sub": 0, "attack": attack, "answer": answer,
-            "correct": correct, "position": answer, "params": {"rate": rate} if rate else {},
-            "group": {"attack": attack, "level": level}}
+            "option_type": option_type, "correct": correct, "position": answer,
+            "params": {"rate": rate} if rate else {}, "group": {"attack": attack, "level": level}}
 
 
 def test_metric_assembly_on_a_hand_table() -> None:
@@ -83,6 +87,54 @@ def test_metric_assembly_on_a_hand_table() -> None:
         (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)]
     rti = {m.group["attack"]: m.value for m in rcc_metrics("credibility", cred) if m.name == "rti"}
     assert rti["words.delete"] == pytest.approx(0.5)
+
+
+def test_acr_compares_option_types_with_the_option_index_beside_it() -> None:
+    # i1: wrong option 1 -> wrong option 2, both "Answer Error": the same answer by type
+    # (as the RCC authors compared), a change by index. i2: ground truth -> an error option.
+    records = [
+        rec("i1", "original", 1, False, kind="Answer Error"),
+        rec("i2", "original", 0, True, kind="GroundTruth"),
+        rec("i1", "chars.delete", 2, False, kind="Answer Error"),
+        rec("i2", "chars.delete", 3, False, kind="Answer Error"),
+    ]
+    ms = {m.name: m for m in rcc_metrics("robustness", records) if m.group["attack"] != "original"}
+    assert ms["acr"].value == pytest.approx(1 / 2) and ms["acr"].n == 2
+    assert ms["acr_index"].value == pytest.approx(2 / 2)
+
+
+def test_compat_counts_unparsed_replies_as_the_authors_did() -> None:
+    # i1 parsed then unparsed; i2 unparsed both times; i3 parsed and unchanged. The judge in
+    # compat mode already marks unparsed replies wrong (correct=False).
+    records = [
+        rec("i1", "original", 0, True), rec("i2", "original", None, False),
+        rec("i3", "original", 1, False),
+        rec("i1", "chars.delete", None, False), rec("i2", "chars.delete", None, False),
+        rec("i3", "chars.delete", 1, False),
+    ]
+    default = {m.name: m for m in rcc_metrics("robustness", records)
+               if m.group["attack"] == "chars.delete"}
+    # Default: unparsed replies are unmeasured for ACR (only i3 is measured: no change).
+    assert default["acr"].value == 0.0 and default["acr"].n == 1
+    assert default["acr"].n_unmeasured == 2
+    compat = {m.name: m for m in rcc_metrics("robustness", records, compat=True)
+              if m.group["attack"] == "chars.delete"}
+    # Compat: an unparsed reply is the answer "No options": i1 changed, i2 and i3 did not.
+    assert compat["acr"].value == pytest.approx(1 / 3) and compat["acr"].n == 3
+    assert compat["er"].value == 1.0 and compat["er"].n == 3
+
+
+def test_rti_of_an_item_whose_perturbed_replies_are_all_unparsed_is_unmeasured() -> None:
+    cred = [rec("i1", "original", 0, True), rec("i2", "original", 0, True)]
+    cred += [rec("i1", "words.delete", None, None, r) for r in RATES]  # never read
+    cred += [rec("i2", "words.delete", 0, True, r) for r in RATES]  # never changed
+    ms = {(m.name, m.group["attack"]): m for m in rcc_metrics("credibility", cred)}
+    assert ms[("rti", "words.delete")].value == 1.0  # i2 only
+    assert ms[("rti", "words.delete")].n == 1 and ms[("rti", "words.delete")].n_unmeasured == 1
+    # In compat mode the unparsed replies are "No options": a change at the first rate.
+    compat = {(m.name, m.group["attack"]): m for m in rcc_metrics("credibility", cred, compat=True)}
+    assert compat[("rti", "words.delete")].value == pytest.approx((0.1 + 1.0) / 2)
+    assert ("rti_index", "words.delete") in ms
 
 
 def test_loglik_protocol_picks_the_most_likely_option(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -61,7 +61,8 @@ def transitions(rows: Iterable[tuple[Hashable, bool, bool]],
     return [a_a, a_c, a_u]
 
 
-def ralm_metrics(kind: str, records: Sequence[Record], *, seed: int = 0) -> list[MetricValue]:
+def ralm_metrics(kind: str, records: Sequence[Record], *, seed: int = 0,
+                 rad_population: str = "common") -> list[MetricValue]:
     """Every metric of one RALM experiment (baseline, unanswerable, adversarial,
     adversarial_unanswerable, conflict) per dataset, prompt and condition."""
     out: list[MetricValue] = []
@@ -95,8 +96,14 @@ def ralm_metrics(kind: str, records: Sequence[Record], *, seed: int = 0) -> list
             prompt = "normal" if kind == "adversarial" else "unans"
             clean = rows(prompt, "clean")
             added_kinds = sorted({c for d, p, c in by if d == dataset and p == prompt and c != "clean"})
+            # RAD per type on one common ARA (paper Fig. 3 compares types on the same questions):
+            # the items every added type was made for; "own": each type's own items.
+            common = set.intersection(*(set(rows(prompt, a)) for a in added_kinds)) \
+                if added_kinds else set()
             for added in added_kinds:
                 other = rows(prompt, added)
+                if rad_population == "common":
+                    other = {i: r for i, r in other.items() if i in common}
                 splits: list[tuple[str, bool | None]] = [("all", None)]
                 if kind == "adversarial_unanswerable":
                     splits += [("answerable", True), ("unanswerable", False)]

@@ -62,14 +62,16 @@ def first_option_rate(
     return rate("first_option_rate", ((c, None if p is None else p == 0) for c, p in positions), **kw)
 
 
-def rti_value(original: str | None, by_rate: Mapping[float, str | None]) -> float | None:
+def rti_value(original: Hashable | None, by_rate: Mapping[float, Hashable | None]) -> float | None:
     """RCC Algorithm 1 for one (item, question, operation).
 
     The first rate (ascending) whose answer differs from the model's own original answer; 1.0
-    when it never changes. None when the original answer is unmeasured. An unmeasured
-    perturbed answer is skipped (neither a change nor evidence of stability).
+    when it never changes. None (unmeasured) when the original answer is unmeasured, or when
+    every perturbed answer is: an item the model never answered under noise shows nothing
+    about memorisation (it would otherwise score 1.0, the maximum). An unmeasured perturbed
+    answer among measured ones is skipped (neither a change nor evidence of stability).
     """
-    if original is None:
+    if original is None or all(by_rate.get(r) is None for r in RTI_RATES):
         return None
     for r in RTI_RATES:
         answer = by_rate.get(r)
@@ -82,9 +84,25 @@ def rti_value(original: str | None, by_rate: Mapping[float, str | None]) -> floa
 
 @register("metric", "rti")
 def rti(values: Sequence[tuple[Hashable, float | None]], group: Mapping[str, Any] | None = None,
-        seed: int = 0) -> MetricValue:
+        seed: int = 0, *, name: str = "rti") -> MetricValue:
     """Relative training index, RCC Algorithm 1: mean first-change rate (higher = memorised)."""
-    return mean("rti", values, group=group, seed=seed)
+    return mean(name, values, group=group, seed=seed)
+
+
+# What RCC's scorer records for a reply it cannot read (Evals/get_path.py): in compat mode an
+# unparsed reply is this value, so it counts against ER and as a change for ACR/RTI when the
+# other answer was read (reference-implementations.md §2.7-2.8).
+UNPARSED = "No options"
+
+
+def answer_of(r: Mapping[str, Any], by: str, *, compat: bool) -> Hashable | None:
+    """The answer ACR and RTI compare: the chosen option's type (``by="type"``, as the RCC
+    authors compared; two wrong options of one type are the same answer) or its index
+    (``by="index"``). Unparsed: None (unmeasured), or ``UNPARSED`` in compat mode."""
+    value = r.get("option_type") if by == "type" else r.get("answer")
+    if value is None and compat:
+        return UNPARSED
+    return value
 
 
 def group_records(records: Sequence[Record], *keys: str) -> dict[tuple[Any, ...], list[Record]]:
@@ -95,16 +113,23 @@ def group_records(records: Sequence[Record], *keys: str) -> dict[tuple[Any, ...]
     return out
 
 
-def rcc_metrics(kind: str, records: Sequence[Record], *, seed: int = 0) -> list[MetricValue]:
+def rcc_metrics(kind: str, records: Sequence[Record], *, seed: int = 0,
+                compat: bool = False) -> list[MetricValue]:
     """Every RCC metric of one experiment (robustness, consistency, credibility) per dataset
-    (and over all datasets when there are several)."""
-    out: list[MetricValue] = []
-    baseline = {(r["dataset"], r["item_id"], r["sub"]): r["answer"]
-                for r in records if r["attack"] == "original"}
+    (and over all datasets when there are several).
 
-    def pairs(rs: Sequence[Record]) -> list[tuple[str, Any, Any]]:
-        return [(cluster(r), baseline.get((r["dataset"], r["item_id"], r["sub"])), r["answer"])
-                for r in rs]
+    ER (Eq. 9) is over the measured replies; with ``compat`` unparsed replies count as wrong
+    and as their own answer for ACR/RTI, as the authors' scorer did. ACR (Eq. 10) and RTI
+    compare the chosen option's type, as the authors did; ``acr_index``/``rti_index`` compare
+    the option itself, beside them.
+    """
+    out: list[MetricValue] = []
+    baseline = {by: {(r["dataset"], r["item_id"], r["sub"]): answer_of(r, by, compat=compat)
+                     for r in records if r["attack"] == "original"} for by in ("type", "index")}
+
+    def pairs(rs: Sequence[Record], by: str) -> list[tuple[str, Any, Any]]:
+        return [(cluster(r), baseline[by].get((r["dataset"], r["item_id"], r["sub"])),
+                 answer_of(r, by, compat=compat)) for r in rs]
 
     datasets = sorted({r["dataset"] for r in records})
     scopes: list[tuple[str, Sequence[Record]]] = [(d, [r for r in records if r["dataset"] == d])
@@ -119,7 +144,9 @@ def rcc_metrics(kind: str, records: Sequence[Record], *, seed: int = 0) -> list[
                 out.append(rate("accuracy", outcomes, group=g, seed=seed))
                 out.append(error_rate(outcomes, group=g, seed=seed))
                 if attack != "original":
-                    out.append(answer_change_rate(pairs(group), group=g, seed=seed))
+                    out.append(answer_change_rate(pairs(group, "type"), group=g, seed=seed))
+                    out.append(renamed("acr_index", answer_change_rate(
+                        pairs(group, "index"), group=g, seed=seed)))
                 if kind == "consistency":
                     out.append(first_option_rate(
                         [(cluster(r), r["position"] if r["correct"] is not None else None)
@@ -132,25 +159,43 @@ def rcc_metrics(kind: str, records: Sequence[Record], *, seed: int = 0) -> list[
                 values.update({lvl: v for (a, lvl), v in accs.items() if a == family})
                 out.append(consistency_std(values, group={"dataset": dataset, "attack": family}))
         if kind == "credibility":
-            per_op: dict[str, list[tuple[str, float | None]]] = defaultdict(list)
-            answers: dict[tuple[str, str, int, str], dict[float, Any]] = defaultdict(dict)
-            for r in rs:
-                if r["attack"] in CREDIBILITY_OPS:
-                    key = (r["dataset"], r["item_id"], r["sub"], r["attack"])
-                    answers[key][float(r["params"]["rate"])] = r["answer"]
-            for (ds, item_id, sub, op), by_rate in sorted(answers.items()):
-                value = rti_value(baseline.get((ds, item_id, sub)), by_rate)
-                per_op[op].append((cluster_key(ds, item_id), value))
-            all_values: list[tuple[str, float | None]] = []
-            for op in CREDIBILITY_OPS:
-                if per_op.get(op):
-                    out.append(rti(per_op[op], group={"dataset": dataset, "attack": op}, seed=seed))
-                    all_values.extend(per_op[op])
-            if all_values:
-                out.append(rti(all_values, group={"dataset": dataset, "attack": "mean"}, seed=seed))
+            out.extend(_rti_metrics(dataset, rs, baseline, compat=compat, seed=seed))
             originals = [(cluster(r), r["correct"]) for r in rs if r["attack"] == "original"]
             g = {"dataset": dataset, "attack": "original", "level": ""}
             out.append(rate("accuracy", originals, group=g, seed=seed))
+    return out
+
+
+def renamed(name: str, metric: MetricValue) -> MetricValue:
+    """``metric`` under another name (the same value, CI and n)."""
+    return MetricValue(name, metric.value, metric.ci_low, metric.ci_high, metric.n,
+                       metric.n_unmeasured, metric.group)
+
+
+def _rti_metrics(dataset: str, rs: Sequence[Record],
+                 baseline: Mapping[str, Mapping[tuple[str, str, int], Hashable | None]], *,
+                 compat: bool, seed: int) -> list[MetricValue]:
+    """RTI per operation and their mean, by option type (``rti``) and option (``rti_index``)."""
+    out: list[MetricValue] = []
+    for by, name in (("type", "rti"), ("index", "rti_index")):
+        answers: dict[tuple[str, str, int, str], dict[float, Hashable | None]] = defaultdict(dict)
+        for r in rs:
+            if r["attack"] in CREDIBILITY_OPS:
+                key = (r["dataset"], r["item_id"], r["sub"], r["attack"])
+                answers[key][float(r["params"]["rate"])] = answer_of(r, by, compat=compat)
+        per_op: dict[str, list[tuple[str, float | None]]] = defaultdict(list)
+        for (ds, item_id, sub, op), by_rate in sorted(answers.items()):
+            value = rti_value(baseline[by].get((ds, item_id, sub)), by_rate)
+            per_op[op].append((cluster_key(ds, item_id), value))
+        every: list[tuple[str, float | None]] = []
+        for op in CREDIBILITY_OPS:
+            if per_op.get(op):
+                out.append(rti(per_op[op], group={"dataset": dataset, "attack": op}, seed=seed,
+                               name=name))
+                every.extend(per_op[op])
+        if every:
+            out.append(rti(every, group={"dataset": dataset, "attack": "mean"}, seed=seed,
+                           name=name))
     return out
 
 
@@ -162,14 +207,15 @@ class RobustnessStream:
     item's unperturbed cases come first, so only the current item's baseline answers are kept.
     """
 
-    def __init__(self, part: str, seed: int) -> None:
+    def __init__(self, part: str, seed: int, *, compat: bool = False) -> None:
         self.part = part
         self.seed = seed
+        self.compat = compat
         self.acc: dict[tuple[str, str, str], RateCounts] = {}
-        self.acr: dict[tuple[str, str, str], RateCounts] = {}
+        self.acr: dict[str, dict[tuple[str, str, str], RateCounts]] = {"type": {}, "index": {}}
         self.datasets: set[str] = set()
         self._item: tuple[str, str] | None = None
-        self._baseline: dict[int, Any] = {}
+        self._baseline: dict[str, dict[int, Any]] = {"type": {}, "index": {}}
 
     def add(self, r: Record) -> None:
         if r["part"] != self.part:
@@ -177,19 +223,22 @@ class RobustnessStream:
         dataset = r["dataset"]
         item = (dataset, r["item_id"])
         if item != self._item:
-            self._item, self._baseline = item, {}
+            self._item, self._baseline = item, {"type": {}, "index": {}}
         self.datasets.add(dataset)
         attack, level = r["group"].get("attack", r["attack"]), r["group"].get("level", "")
         c = cluster(r)
+        answers = {by: answer_of(r, by, compat=self.compat) for by in ("type", "index")}
         if attack == "original":
-            self._baseline[r["sub"]] = r["answer"]
-        before = self._baseline.get(r["sub"])
+            for by in answers:
+                self._baseline[by][r["sub"]] = answers[by]
         for scope in (dataset, "all"):
             key = (scope, attack, level)
             self.acc.setdefault(key, RateCounts()).add(c, r["correct"])
             if attack != "original":
-                changed = None if before is None or r["answer"] is None else before != r["answer"]
-                self.acr.setdefault(key, RateCounts()).add(c, changed)
+                for by, answer in answers.items():
+                    before = self._baseline[by].get(r["sub"])
+                    changed = None if before is None or answer is None else before != answer
+                    self.acr[by].setdefault(key, RateCounts()).add(c, changed)
 
     def metrics(self) -> list[MetricValue]:
         out: list[MetricValue] = []
@@ -200,6 +249,8 @@ class RobustnessStream:
                 accuracy = self.acc[key].metric("accuracy", group=g, seed=self.seed)
                 out.append(accuracy)
                 out.append(complement("er", accuracy))
-                if key in self.acr:
-                    out.append(self.acr[key].metric("acr", group=g, seed=self.seed))
+                if key in self.acr["type"]:
+                    out.append(self.acr["type"][key].metric("acr", group=g, seed=self.seed))
+                    out.append(self.acr["index"][key].metric("acr_index", group=g,
+                                                             seed=self.seed))
         return out

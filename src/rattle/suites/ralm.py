@@ -58,6 +58,9 @@ PROMPTS = {
               "term, without forming a complete sentence.\nQ: {question}\nA:",
 }
 
+DetectMode = Literal["paper", "broad"]
+ConflictDesign = Literal["disjoint", "paired"]
+RADPopulation = Literal["common", "own"]
 RALMExperiment = Literal["baseline", "unanswerable", "adversarial", "adversarial_unanswerable",
                          "conflict"]
 TABLES = {
@@ -102,6 +105,9 @@ class RALMSuite(Suite):
     attacker: str | None = None
     poison: str | None = None
     threshold: float | None = None
+    detect: DetectMode = "paper"
+    conflict_design: ConflictDesign = "disjoint"
+    rad_population: RADPopulation = "common"
     part: str = ""
     default_dataset: str = "mini-qa"
     skip_invalid: bool = False
@@ -174,14 +180,14 @@ class RALMSuite(Suite):
                 docs = []
                 for idx, _score in row:
                     d = corpus.documents[idx]
-                    docs.append(replace(d, has_answer=has_answer(item.answers, f"{d.title} {d.text}")))
+                    docs.append(replace(d, has_answer=has_answer(item.answers, d.text)))
                 self._retrieved[item.id] = tuple(docs)
             self.notes["retriever"] = f"{retriever.name} over {self.corpus} ({len(corpus)} passages)"
         for item in items:
             if item.documents:
                 self._retrieved[item.id] = tuple(
                     d if d.has_answer is not None
-                    else replace(d, has_answer=has_answer(item.answers, f"{d.title} {d.text}"))
+                    else replace(d, has_answer=has_answer(item.answers, d.text))
                     for d in item.documents)
 
     def prepare(self, flows: FlowRunner) -> None:
@@ -284,8 +290,9 @@ class RALMSuite(Suite):
                     label.update({"added": out.document.id, "position": position,
                                   "conflict_answers": list(out.conflict_answers),
                                   "provenance": dict(out.provenance)})
-                if self.kind == "conflict" and not answerable:
-                    continue  # paper §5.4: conflict experiments use answerable examples
+                if self.kind == "conflict" and not self._in_conflict_design(
+                        item.id, prompt, condition, answerable=answerable):
+                    continue
                 clean = condition in ("clean", "closed_book")
                 attack = "original" if clean else f"docs.{condition}"
                 variant = derived(item, f"{item.id}/{prompt}/{condition}", documents=docs,
@@ -297,6 +304,27 @@ class RALMSuite(Suite):
                            {"prompt": prompt, "condition": condition, "answerable": answerable},
                            self.part)
 
+    def _in_conflict_design(self, item_id: str, prompt: str, condition: str, *,
+                            answerable: bool) -> bool:
+        """Whether the conflict experiment asks this (item, prompt, condition).
+
+        Paper §5.4: both experiments use answerable examples. Conflict detection (Table 7)
+        reports Acc(C) on conflicting and Acc(NC) on non-conflicting examples, and Acc over
+        all: in the ``disjoint`` design (default) each answerable item that has a conflict
+        passage is asked once with the Conflict prompt, with or without the passage by a
+        seeded coin, so n(C) + n(NC) is that population; ``paired`` asks every item both
+        ways. Stubbornness (Table 8) asks every item with the Normal prompt, clean and with
+        the passage (A->A/A->C/A->U over the whole ARA).
+        """
+        if not answerable:
+            return False
+        if prompt != "conflict" or self.conflict_design == "paired":
+            return True
+        if (item_id, "conflict") not in self._added:
+            return False  # no conflict passage for this item: not in the population
+        side = "conflict" if rng_for(self.seed, item_id, "conflict-side").random() < 0.5 else "clean"
+        return condition == side
+
     # -- judging -----------------------------------------------------------------------------
     def records(self, case: Case, responses: tuple[Response, ...]) -> list[Record]:
         item = case.variant.item
@@ -304,8 +332,8 @@ class RALMSuite(Suite):
         prompt = case.group["prompt"]
         text = response.text.strip()
         gold = has_answer(item.answers, text)
-        abstain = says_unanswerable(text)
-        conflict = says_conflict(text)
+        abstain = says_unanswerable(text, mode=self.detect)
+        conflict = says_conflict(text, mode=self.detect)
         conflict_answers = case.variant.label.get("conflict_answers") or []
         if not response.ok:
             correct: bool | None = None
@@ -334,7 +362,7 @@ class RALMSuite(Suite):
     # -- metrics -----------------------------------------------------------------------------
     def metrics(self, records: Sequence[Record]) -> list[MetricValue]:
         return ralm_metrics(self.kind, [r for r in records if r["part"] == self.part],
-                            seed=self.seed)
+                            seed=self.seed, rad_population=self.rad_population)
 
 
 def attach_poison(items: list[Item], path: str) -> list[Item]:
@@ -368,6 +396,12 @@ SkipInvalid = Annotated[bool, "skip malformed data lines (counted)"]
 Attacks = Annotated[str | None, "added-document kinds, comma-separated (genadv,random,topk)"]
 Attacker = Annotated[str | None, "model that writes GenADV/conflict passages (rules if unset)"]
 Threshold = Annotated[float | None, "similarity filter of generated passages"]
+Detect = Annotated[DetectMode, "abstention/conflict detection: the papers' words (paper) "
+                               "or also other phrasings (broad); docs/judging.md"]
+Design = Annotated[ConflictDesign, "each item with or without the conflict passage "
+                                   "(disjoint, the paper's) or both (paired)"]
+Population = Annotated[RADPopulation, "RAD over items every added type was made for "
+                                      "(common) or each type's own items (own)"]
 
 
 def _suite(kind: RALMExperiment, **options: Any) -> RALMSuite:
@@ -389,11 +423,11 @@ def baseline(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0, k:
 def unanswerable(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0, k: K = TOP_K,
                  corpus: Corpus = None, retriever: Retriever = "bm25",
                  embedding_model: EmbeddingModel = None, poison: Poison = None,
-                 skip_invalid: SkipInvalid = False) -> RALMSuite:
+                 detect: Detect = "paper", skip_invalid: SkipInvalid = False) -> RALMSuite:
     """Unans prompt: Acc(ans)/Acc(unans), Acc/Hallu/Cor split (Table 4), PAR (Table 13)."""
     return _suite("unanswerable", dataset=dataset, limit=limit, seed=seed, k=k, corpus=corpus,
                   retriever=retriever, embedding_model=embedding_model, poison=poison,
-                  skip_invalid=skip_invalid)
+                  detect=detect, skip_invalid=skip_invalid)
 
 
 @registry.register("suite", "ralm.adversarial")
@@ -401,12 +435,13 @@ def adversarial(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
                 corpus: Corpus = None, retriever: Retriever = "bm25",
                 embedding_model: EmbeddingModel = None, poison: Poison = None,
                 attacks: Attacks = None, attacker: Attacker = None,
-                threshold: Threshold = None, skip_invalid: SkipInvalid = False) -> RALMSuite:
+                threshold: Threshold = None, rad_population: Population = "common",
+                skip_invalid: SkipInvalid = False) -> RALMSuite:
     """One added document (GenADV, random, top-k+1, given): RAD per type (RALM Eq. 2, Fig. 3)."""
     return _suite("adversarial", dataset=dataset, limit=limit, seed=seed, k=k, corpus=corpus,
                   retriever=retriever, embedding_model=embedding_model, poison=poison,
                   attacks=attacks, attacker=attacker, threshold=threshold,
-                  skip_invalid=skip_invalid)
+                  rad_population=rad_population, skip_invalid=skip_invalid)
 
 
 @registry.register("suite", "ralm.adversarial_unanswerable")
@@ -414,13 +449,14 @@ def adversarial_unanswerable(*, dataset: Dataset = None, limit: Limit = None, se
                              k: K = TOP_K, corpus: Corpus = None, retriever: Retriever = "bm25",
                              embedding_model: EmbeddingModel = None, poison: Poison = None,
                              attacks: Attacks = None, attacker: Attacker = None,
-                             threshold: Threshold = None,
+                             threshold: Threshold = None, detect: Detect = "paper",
+                             rad_population: Population = "common",
                              skip_invalid: SkipInvalid = False) -> RALMSuite:
     """Added documents under the Unans prompt: RAD for answerable vs unanswerable (Table 6)."""
     return _suite("adversarial_unanswerable", dataset=dataset, limit=limit, seed=seed, k=k,
                   corpus=corpus, retriever=retriever, embedding_model=embedding_model,
                   poison=poison, attacks=attacks, attacker=attacker, threshold=threshold,
-                  skip_invalid=skip_invalid)
+                  detect=detect, rad_population=rad_population, skip_invalid=skip_invalid)
 
 
 @registry.register("suite", "ralm.conflict")
@@ -428,9 +464,10 @@ def conflict(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0, k:
              corpus: Corpus = None, retriever: Retriever = "bm25",
              embedding_model: EmbeddingModel = None, poison: Poison = None,
              attacks: Attacks = None, attacker: Attacker = None, threshold: Threshold = None,
+             detect: Detect = "paper", conflict_design: Design = "disjoint",
              skip_invalid: SkipInvalid = False) -> RALMSuite:
     """A conflicting passage: Acc(C)/Acc(NC) (Table 7) and A→A/A→C/A→U (Table 8)."""
     return _suite("conflict", dataset=dataset, limit=limit, seed=seed, k=k, corpus=corpus,
                   retriever=retriever, embedding_model=embedding_model, poison=poison,
-                  attacks=attacks, attacker=attacker, threshold=threshold,
-                  skip_invalid=skip_invalid)
+                  attacks=attacks, attacker=attacker, threshold=threshold, detect=detect,
+                  conflict_design=conflict_design, skip_invalid=skip_invalid)

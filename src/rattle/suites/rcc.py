@@ -131,11 +131,14 @@ class RCCSuite(Suite):
     def metric_fields(self) -> tuple[str, ...]:
         """What the metrics read of each record (the rest stays in results.jsonl only)."""
         return ("part", "dataset", "item_id", "sub", "attack", "group", "params", "correct",
-                "answer", "position", *(("edits",) if self.kind == "patterns" else ()))
+                "answer", "option_type", "position",
+                *(("edits",) if self.kind == "patterns" else ()))
 
     def metric_stream(self) -> RobustnessStream | None:
         """Streaming metrics where they exist (the robustness design); None: keep rows."""
-        return RobustnessStream(self.part, self.seed) if self.kind == "robustness" else None
+        if self.kind != "robustness":
+            return None
+        return RobustnessStream(self.part, self.seed, compat=self.compat)
 
     def count(self) -> int:
         """Number of cases, without perturbing anything (for the progress bar)."""
@@ -180,6 +183,7 @@ class RCCSuite(Suite):
             judgement: Judgement = self.judge(q, response)
             rec = base_record(case, j, q.text, response, judgement)
             rec["answer"] = judgement.labels.get("option")
+            rec["option_type"] = judgement.labels.get("option_type")
             rec["position"] = judgement.labels.get("position")
             rec["gold"] = q.correct_letter
             out.append(rec)
@@ -189,12 +193,12 @@ class RCCSuite(Suite):
     def metrics(self, records: Sequence[Record]) -> list[MetricValue]:
         mine = [r for r in records if r["part"] == self.part]
         if self.kind != "patterns":
-            return rcc_metrics(self.kind, mine, seed=self.seed)
+            return rcc_metrics(self.kind, mine, seed=self.seed, compat=self.compat)
         from rattle.analysis.patterns import analyse
         from rattle.nlp.spacy_pos import pipeline
 
         texts = {cluster_key(i.dataset, i.id): (i.passage or i.question) for i in self.items()}
-        return [*rcc_metrics("robustness", mine, seed=self.seed),
+        return [*rcc_metrics("robustness", mine, seed=self.seed, compat=self.compat),
                 *analyse(mine, texts, pipeline(), seed=self.seed)]
 
 
