@@ -78,8 +78,10 @@ def print_summary(outcome: Any) -> None:
                       soft_wrap=True)
         return
     parts: dict[str, list[Any]] = {}
+    agreements = [m for m in outcome.metrics if m.name == "judge_agreement"]
     for m in outcome.metrics:  # one table per part of a composite suite (quick)
-        parts.setdefault(str(m.group.get("suite", "")), []).append(m)
+        if m.name != "judge_agreement":
+            parts.setdefault(str(m.group.get("suite", "")), []).append(m)
     for part, metrics in parts.items():
         if part:
             metrics = [replace(m, group={k: v for k, v in m.group.items() if k != "suite"})
@@ -100,6 +102,12 @@ def print_summary(outcome: Any) -> None:
         + _cost_text(info.get("cost_usd"), "cost"),
         soft_wrap=True,
     )
+    if agreements:
+        shown = ", ".join(f"{m.group.get('set')} {m.group.get('half')} {m.value:.1%}"
+                          for m in agreements if m.value is not None)
+        console.print(f"extractor agreement with labelled replies: {shown}", soft_wrap=True)
+    for line in info.get("warnings", []):
+        console.print(f"warning: {line}", soft_wrap=True)
     console.print(f"report: {outcome.run_dir / 'report.html'}", soft_wrap=True)
 
 

@@ -45,6 +45,7 @@ class Record(TypedDict, total=False):
     gold: Any
     position: int | None
     option_type: str | None
+    display: list[int]  # RCC: option indices in display order
     # RALM: documents shown and the added one
     documents: list[str]
     added: str | None

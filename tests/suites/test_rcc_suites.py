@@ -173,4 +173,5 @@ def test_streaming_robustness_metrics_equal_the_list_version(tmp_path) -> None: 
     for r in [*records, *twin]:
         stream.add(r)
     assert stream.metrics() == rcc_metrics("robustness", [*records, *twin])
-    assert out.metrics == rcc_metrics("robustness", records)  # what the run wrote
+    written = [m for m in out.metrics if m.name not in ("parse_rate", "judge_agreement")]
+    assert written == rcc_metrics("robustness", records)  # what the run wrote

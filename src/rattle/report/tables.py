@@ -39,7 +39,8 @@ RATE_METRICS = {
     "accuracy", "er", "acr", "first_option_rate", "em", "f1", "asr", "acc_ans", "acc_unans",
     "unans_acc", "hallucination_rate", "parametric_correct_rate", "rad", "par", "conflict_acc",
     "conflict_acc_c", "conflict_acc_nc", "a_to_a", "a_to_c", "a_to_u", "acc_before", "acc_after",
-    "cloze_accuracy",
+    "cloze_accuracy", "acr_index", "parse_rate", "judge_agreement", "worst_case_accuracy",
+    "any_flip_rate", "attack_success_rate", "pdr",
 }
 
 

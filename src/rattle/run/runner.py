@@ -21,6 +21,7 @@ from typing import Any
 from rattle import __version__
 from rattle.flows import Flow
 from rattle.metrics.core import MetricValue
+from rattle.metrics.judging import ParseRates, parse_warnings
 from rattle.records import Record
 from rattle.run.config import RunConfig, build_suite, build_system
 from rattle.run.executor import ExecStats, Executor, StoreFlows
@@ -107,8 +108,10 @@ def run_suite(
     if not dry_run:
         run_dir.mkdir(parents=True, exist_ok=True)
     stream = suite.metric_stream()
+    parse = ParseRates({p.part: p.name for p in suite.parts() if p.extractors()},
+                       composite=len(suite.parts()) > 1)
     sink = ResultSink(run_dir / "results.jsonl.tmp", suite.metric_fields(),
-                      enabled=not dry_run, stream=stream)
+                      enabled=not dry_run, stream=stream, watchers=(parse,))
     price = _price(config)
     executor = Executor(system.backend, store, dry_run=dry_run, progress=progress,
                         max_requests=config.max_requests, price=price, max_cost=config.max_cost)
@@ -145,6 +148,16 @@ def run_suite(
         metrics = suite.metrics(rejudged)
     else:
         metrics = stream.metrics() if stream is not None else suite.metrics(sink.kept)
+    if rejudged is not None:
+        parse = ParseRates(parse.parts, composite=parse.composite)
+        for r in rejudged:
+            parse.add(r)
+    metrics = [*metrics, *parse.metrics(seed=config.seed), *_agreements(suite)]
+    warnings = parse_warnings(metrics)
+    for line in warnings:
+        log.info("warning: %s", line)  # the CLI prints info["warnings"]
+    if warnings:
+        info["warnings"] = warnings
     info["records"] = sink.count
     info["unmeasured"] = sink.unmeasured
     t_outputs = time.perf_counter()
@@ -154,6 +167,17 @@ def run_suite(
     write_run(run_dir, info, rejudged, metrics)
     info["seconds"]["outputs"] = round(time.perf_counter() - t_outputs, 3)
     return RunOutcome(run_dir, run_id, metrics, stats, info)
+
+
+def _agreements(suite: Suite) -> list[MetricValue]:
+    """``judge_agreement`` of every rule extractor the suite used, on each shipped half of its
+    labelled set (judges/data/labels)."""
+    from rattle.judges.agreement import judge_agreement_metrics
+
+    out: list[MetricValue] = []
+    for name, mode in sorted(suite.extractors().items()):
+        out.extend(judge_agreement_metrics([name], mode=mode))
+    return out
 
 
 def _rejudge(suite: Suite, config: RunConfig, run_dir: Path, sink: ResultSink,

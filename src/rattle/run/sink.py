@@ -62,9 +62,11 @@ class ResultSink:
     """Writes judged records to ``path`` in case order; keeps what the metrics need."""
 
     def __init__(self, path: Path, fields: Sequence[str] | None, *, enabled: bool = True,
-                 stream: MetricStream | None = None) -> None:
+                 stream: MetricStream | None = None,
+                 watchers: Sequence[MetricStream] = ()) -> None:
         self.path = path
         self.stream = stream
+        self.watchers = tuple(watchers)  # see every record too (parse rates)
         self.fields = tuple(fields) if fields else None
         self.enabled = enabled
         self._fh: Any = path.open("w", encoding="utf-8") if enabled else None
@@ -83,6 +85,8 @@ class ResultSink:
                 self._fh.write(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n")
                 self.count += 1
                 self.unmeasured += r["correct"] is None
+                for watcher in self.watchers:
+                    watcher.add(r)
                 if self.stream is not None:
                     self.stream.add(r)
                 elif self.fields is None:

@@ -13,7 +13,9 @@ The runner calls exactly these hooks, in this order, and nothing else:
 6. ``needs_rejudge()`` / ``rejudge(records, flows)`` — judging that needs its own model,
    after the target answered;
 7. ``metrics(records)`` — metric values (pure: ``rattle report`` calls it without models);
-8. ``run_notes()`` — what the run should record (drops, skipped lines, judge agreement).
+8. ``extractors()`` — the rule extractors that read its replies, so the run reports their
+   ``parse_rate`` and their ``judge_agreement`` on the labelled sets;
+9. ``run_notes()`` — what the run should record (drops, skipped lines, judge agreement).
 
 A composite suite (``quick``) is a :class:`CompositeSuite` of suites through the same
 contract; ``parts()`` lists them.
@@ -101,6 +103,12 @@ class Suite:
         """Metric values from judged records (pure)."""
         raise NotImplementedError
 
+    def extractors(self) -> Mapping[str, str]:
+        """Rule extractors reading this suite's replies (``judges.agreement.EXTRACTOR_SETS``
+        names) and each one's mode; records of such a suite say ``status: parsed`` when the
+        extractor read the reply. Default: none (e.g. has-answer matching always decides)."""
+        return {}
+
     def run_notes(self) -> dict[str, Any]:
         """What the run records about this suite (non-empty notes)."""
         return {k: v for k, v in getattr(self, "notes", {}).items() if v}
@@ -164,6 +172,9 @@ class CompositeSuite(Suite):
                 out.append(MetricValue(m.name, m.value, m.ci_low, m.ci_high, m.n,
                                        m.n_unmeasured, {"suite": p.name, **m.group}))
         return out
+
+    def extractors(self) -> Mapping[str, str]:
+        return {name: mode for p in self._parts for name, mode in p.extractors().items()}
 
     def run_notes(self) -> dict[str, Any]:
         notes = dict(super().run_notes())

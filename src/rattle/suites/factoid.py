@@ -285,9 +285,14 @@ class FactoidSuite(Suite):
         rec["answers"] = list(answers)
         return [rec]
 
+    def extractors(self) -> dict[str, str]:
+        return {"verdict": "broad"} if self.protocol == "verification" else {}
+
     def needs_rejudge(self) -> bool:
-        """Whether ``rejudge`` has work: a free-form judge or response quality."""
-        return self.protocol == "freeform" or bool(self.quality)
+        """Whether ``rejudge`` has work: a free-form judge, response quality, or a judge model
+        for the verdicts the rules could not read."""
+        return (self.protocol == "freeform" or bool(self.quality)
+                or (self.protocol == "verification" and self.judge is not None))
 
     def rejudge(self, records: list[Record], flows: FlowRunner) -> list[Record]:
         """After the target answered: the free-form judge on the labelled replies (agreement)
@@ -304,6 +309,17 @@ class FactoidSuite(Suite):
         pending += [(("answer", i), judge.flow(FreeformCase(r["claim"], bool(r["claim_true"]),
                                                            r["correction"], r["response"])))
                   for i, r in enumerate(answers)]
+        unread = [r for r in records if self.protocol == "verification" and self.judge is not None
+                  and r["error"] is None and r["status"] == "no_verdict"
+                  and r["claim_true"] is not None]
+        if unread:
+            from rattle.judges.fallback import ModelFallback
+
+            fallback = ModelFallback(self.judge or "")
+            pending += [(("verdict", i), fallback.flow("verdict", {"claim": r["claim"],
+                                                                   "reply": r["response"]}))
+                        for i, r in enumerate(unread)]
+            self.notes["fallback_judge"] = fallback.name
         scored: list[Record] = []
         if self.quality:
             documents = {d.id: f"{d.title}: {d.text}" if d.title else d.text
@@ -330,6 +346,18 @@ class FactoidSuite(Suite):
             r["correct"] = {"correct": True, "accepts_error": False}.get(lab)
             r["status"] = lab
             r["judge"] = judge.name
+        for i, r in enumerate(unread):
+            resolved = results[("verdict", i)]
+            if resolved.label is None:
+                continue
+            accepts = resolved.label == "accept"
+            r["correct"] = accepts == r["claim_true"]
+            r["status"] = "parsed"
+            r["judge"] = resolved.judge
+            r["labels"] = {**r["labels"], "verdict": accepts, "how": "fallback"}
+        if unread:
+            self.notes["fallback_resolved"] = sum(results[("verdict", i)].label is not None
+                                                  for i in range(len(unread)))
         for i, r in enumerate(scored):
             r["quality"] = results[("quality", i)]
         return records
@@ -350,7 +378,8 @@ Limit = Annotated[int | None, "use only the first N sentences"]
 Seed = Annotated[int, "run seed"]
 Protocol = Annotated[AskProtocol, "ask for a yes/no verdict, or send the sentence as is"]
 Attacker = Annotated[str | None, "model that writes the attacks (rules if unset)"]
-Judge = Annotated[str | None, "judge model for free-form answers and quality (rules if unset)"]
+Judge = Annotated[str | None, "judge model: free-form answers, quality, and verdicts the rules "
+                             "cannot read (rules if unset)"]
 Knowledge = Annotated[str | None, "JSONL of related facts (default: the built-in corpus)"]
 Attacks = Annotated[str | None, "attacks, comma-separated (default: all seven)"]
 Quality = Annotated[bool | None, "FActScore, citations, fluency/utility (default: free-form)"]

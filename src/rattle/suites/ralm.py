@@ -360,6 +360,13 @@ class RALMSuite(Suite):
         return [rec]
 
     # -- metrics -----------------------------------------------------------------------------
+    def extractors(self) -> dict[str, str]:
+        if self.kind in ("unanswerable", "adversarial_unanswerable"):
+            return {"ralm.abstain": self.detect}
+        if self.kind == "conflict":
+            return {"ralm.conflict": self.detect}
+        return {}
+
     def metrics(self, records: Sequence[Record]) -> list[MetricValue]:
         return ralm_metrics(self.kind, [r for r in records if r["part"] == self.part],
                             seed=self.seed, rad_population=self.rad_population)

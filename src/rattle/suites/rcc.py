@@ -11,12 +11,13 @@ Consistency, and Credibility, arXiv:2305.10235).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Literal
 
 from rattle.datasets import load_dataset
 from rattle.errors import ConfigError
-from rattle.items import Item, Judgement, Query, Response, Variant, original
+from rattle.flows import FlowRunner
+from rattle.items import Item, Judgement, Query, Question, Response, Variant, original
 from rattle.judges.choice import ChoiceJudge
 from rattle.metrics.core import MetricValue
 from rattle.metrics.rcc import CREDIBILITY_OPS, RTI_RATES, RobustnessStream, rcc_metrics
@@ -70,6 +71,7 @@ class RCCSuite(Suite):
     orders: int = 6
     protocol: AskProtocol = "multi"
     compat: bool = False
+    judge_model: str | None = None
     part: str = ""
     default_dataset: str = "mini-mc"
     skip_invalid: bool = False
@@ -186,7 +188,50 @@ class RCCSuite(Suite):
             rec["option_type"] = judgement.labels.get("option_type")
             rec["position"] = judgement.labels.get("position")
             rec["gold"] = q.correct_letter
+            rec["display"] = list(q.order or range(len(q.options)))
             out.append(rec)
+        return out
+
+    def extractors(self) -> dict[str, str]:
+        return {"choice": "broad"}
+
+    def needs_rejudge(self) -> bool:
+        """With a judge model, the replies the rules could not read are resolved by it."""
+        return self.judge_model is not None
+
+    def rejudge(self, records: list[Record], flows: FlowRunner) -> list[Record]:
+        """The judge model reads each reply the choice rules left unparsed (fallback@1); the
+        record then says which judge decided (issue 14, item 5)."""
+        assert self.judge_model is not None
+        from rattle.judges.fallback import ModelFallback
+
+        fallback = ModelFallback(self.judge_model)
+        questions = {(i.dataset, i.id): i.questions for i in self.items()}
+        pending = []
+        for index, r in enumerate(records):
+            if r["error"] is not None or r["answer"] is not None or r["part"] != self.part:
+                continue
+            original = questions[(r["dataset"], r["item_id"])][r["sub"]]
+            shown = replace(original, order=tuple(r["display"]))
+            row = {"question": r["question"], "options": [o.text for o in shown.displayed],
+                   "reply": r["response"]}
+            pending.append(((index, shown), fallback.flow("choice", row)))
+        resolved: dict[tuple[int, Question], Any] = {}
+        flows.with_model(self.judge_model, pending, resolved.__setitem__)
+        out = list(records)
+        for (index, shown), result in resolved.items():
+            if result.label is None:
+                continue
+            judgement = self.judge(shown, Response(f"({result.label})"))
+            r = out[index].copy()
+            r.update({"correct": judgement.correct, "parsed": judgement.parsed,
+                      "status": "parsed", "answer": judgement.labels.get("option"),
+                      "option_type": judgement.labels.get("option_type"),
+                      "position": judgement.labels.get("position"), "judge": result.judge,
+                      "labels": {**r["labels"], "how": "fallback"}})
+            out[index] = r
+        self.notes["fallback_judge"] = fallback.name
+        self.notes["fallback_resolved"] = sum(v.label is not None for v in resolved.values())
         return out
 
     # -- metrics -----------------------------------------------------------------------------
@@ -208,6 +253,7 @@ Limit = Annotated[int | None, "use only the first N items"]
 Seed = Annotated[int, "run seed: same seed, same variants"]
 Compat = Annotated[bool, "score unparsed replies as wrong, as the RCC code did"]
 SkipInvalid = Annotated[bool, "skip malformed data lines (counted)"]
+Judge = Annotated[str | None, "judge model that reads replies the choice rules cannot (cached)"]
 ProtocolOption = Annotated[AskProtocol, "multi-turn chat (RCC), one question per request, or "
                                      "option log-likelihood (local models)"]
 
@@ -215,37 +261,40 @@ ProtocolOption = Annotated[AskProtocol, "multi-turn chat (RCC), one question per
 @register("suite", "rcc.robustness")
 def robustness(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
                samples: Annotated[int, "variants per attack and item"] = 2,
-               protocol: ProtocolOption = "multi", compat: Compat = False,
+               protocol: ProtocolOption = "multi", compat: Compat = False, judge: Judge = None,
                skip_invalid: SkipInvalid = False) -> RCCSuite:
     """Char/word/visual noise on MC QA: ER (Eq. 9) and ACR (Eq. 10) by attack (RCC Tables 6, 19, 20)."""
     return RCCSuite("robustness", dataset=dataset, limit=limit, seed=seed, samples=samples,
-                    protocol=protocol, compat=compat, skip_invalid=skip_invalid)
+                    protocol=protocol, compat=compat, judge_model=judge,
+                    skip_invalid=skip_invalid)
 
 
 @register("suite", "rcc.consistency")
 def consistency(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
                 orders: Annotated[int, "option orders (the original and orders-1 shuffles)"] = 6,
-                protocol: ProtocolOption = "multi", compat: Compat = False,
+                protocol: ProtocolOption = "multi", compat: Compat = False, judge: Judge = None,
                 skip_invalid: SkipInvalid = False) -> RCCSuite:
     """Five prompt wordings (Table 5) and option orders: accuracy, std, first-option rate (RCC §4.2)."""
     return RCCSuite("consistency", dataset=dataset, limit=limit, seed=seed, orders=orders,
-                    protocol=protocol, compat=compat, skip_invalid=skip_invalid)
+                    protocol=protocol, compat=compat, judge_model=judge,
+                    skip_invalid=skip_invalid)
 
 
 @register("suite", "rcc.patterns")
 def patterns(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
              samples: Annotated[int, "variants per attack and item"] = 2,
-             protocol: ProtocolOption = "multi", compat: Compat = False,
+             protocol: ProtocolOption = "multi", compat: Compat = False, judge: Judge = None,
              skip_invalid: SkipInvalid = False) -> RCCSuite:
     """Which edited words change answers: POS, dependency, phrase, position (RCC §3.6, Eq. 11-12)."""
     return RCCSuite("patterns", dataset=dataset, limit=limit, seed=seed, samples=samples,
-                    protocol=protocol, compat=compat, skip_invalid=skip_invalid)
+                    protocol=protocol, compat=compat, judge_model=judge,
+                    skip_invalid=skip_invalid)
 
 
 @register("suite", "rcc.credibility")
 def credibility(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
-                protocol: ProtocolOption = "multi", compat: Compat = False,
+                protocol: ProtocolOption = "multi", compat: Compat = False, judge: Judge = None,
                 skip_invalid: SkipInvalid = False) -> RCCSuite:
     """Word ops at rates 0.1..1.0: the RTI memorisation index, Algorithm 1 (RCC §3.5)."""
     return RCCSuite("credibility", dataset=dataset, limit=limit, seed=seed, protocol=protocol,
-                    compat=compat, skip_invalid=skip_invalid)
+                    compat=compat, judge_model=judge, skip_invalid=skip_invalid)
