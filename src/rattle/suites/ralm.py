@@ -236,6 +236,13 @@ class RALMSuite(Suite):
             self._added[(item_id, kind)] = (out, position, docs)
         self.notes["added_documents"] = dict(made)
         self.notes["dropped"] = dict(dropped)
+        if self.kind == "conflict":
+            answerable = [i for i in self.items()
+                          if any(d.has_answer for d in self._retrieved.get(i.id, ())[: self.k])]
+            self.notes["conflict_population"] = {
+                "answerable": len(answerable),
+                "with_conflict_passage": sum((i.id, "conflict") in self._added
+                                             for i in answerable)}
 
     def _attack(self, kind: str) -> Any:
         if kind in ("provided_conflict", "provided_poison"):
