@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.run.test_resume import lines, metrics_run, rattle_cmd, start_server, stored
+from tests.run.test_resume import (lines, metrics_run, rattle_cmd, reference_run, start_server,
+                                   stored)
 
 KILLS = 24
 
@@ -23,10 +24,7 @@ def test_sigkill_loop_across_phases(tmp_path: Path) -> None:
     env = {**os.environ, "OPENAI_API_KEY": "unused"}
     rng = random.Random(20261129)
     try:
-        reference = tmp_path / "reference"
-        subprocess.run(rattle_cmd(url, tmp_path / "ws-ref", reference), check=True, env=env,
-                       capture_output=True)
-        total = metrics_run(reference)["requests_total"]
+        reference, total = reference_run(url, tmp_path, env)
         ws, out = tmp_path / "ws", tmp_path / "out"
         phases = {"planning": 0, "requests": 0, "after requests": 0}
         for _ in range(KILLS):
@@ -67,10 +65,7 @@ def test_forced_kill_after_requests_and_mid_outputs_resumes_without_asking(
     server, url, log = start_server(tmp_path, latency=0.0)
     env = {**os.environ, "OPENAI_API_KEY": "unused"}
     try:
-        reference = tmp_path / "reference"
-        subprocess.run(rattle_cmd(url, tmp_path / "ws-ref", reference), check=True, env=env,
-                       capture_output=True)
-        total = metrics_run(reference)["requests_total"]
+        reference, total = reference_run(url, tmp_path, env)
         for point in ("after-requests", "mid-outputs"):
             ws, out = tmp_path / f"ws-{point}", tmp_path / f"out-{point}"
             killed = subprocess.run(rattle_cmd(url, ws, out), env={**env, "RATTLE_FAULT_KILL_AT": point},

@@ -41,6 +41,14 @@ def metrics_run(out: Path) -> dict[str, int]:
     return json.loads((out / "metrics.json").read_text())["run"]  # type: ignore[no-any-return]
 
 
+def reference_run(url: str, tmp: Path, env: dict[str, str]) -> tuple[Path, int]:
+    """An uninterrupted run to compare against: its folder and its distinct requests."""
+    reference = tmp / "reference"
+    subprocess.run(rattle_cmd(url, tmp / "ws-ref", reference), check=True, env=env,
+                   capture_output=True)
+    return reference, metrics_run(reference)["requests_total"]
+
+
 def stored(workspace: Path) -> int:
     import sqlite3
 
@@ -56,10 +64,7 @@ def test_sigkill_then_resume_matches_uninterrupted_run(tmp_path: Path) -> None:
     server, url, log = start_server(tmp_path, latency=0.01)
     env = {**os.environ, "OPENAI_API_KEY": "unused"}
     try:
-        reference = tmp_path / "reference"
-        subprocess.run(rattle_cmd(url, tmp_path / "ws-ref", reference), check=True, env=env,
-                       capture_output=True)
-        total = metrics_run(reference)["requests_total"]
+        reference, total = reference_run(url, tmp_path, env)
         assert total > 200
 
         ws = tmp_path / "ws"
