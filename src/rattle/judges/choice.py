@@ -30,10 +30,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rattle.items import Judgement, Question, Response
-from rattle.judges import letters, numbers, polarity
+from rattle.judges import crosscheck, letters, numbers, polarity, signals
 from rattle.judges.letters import LETTERS, Hit
 from rattle.judges.option_text import choose_text, equals_option
-from rattle.judges.reply import after_revision, clause_negated, json_answer, prepare, sentences
+from rattle.judges.reply import (after_revision, clause_negated, json_answer, normalise, prepare,
+                                 sentences, unfinished_reasoning)
 from rattle.registry import register
 
 __all__ = ["LETTERS", "Choice", "ChoiceJudge", "answer_kind", "extract_choice"]
@@ -78,10 +79,12 @@ def answer_kind(displayed: list[str]) -> Kind:
 def extract_choice(reply: str, displayed: list[str], *, question: str = "") -> Choice:
     """The display position the reply chose, and which rule found it. ``question`` (optional)
     only breaks ties between several option texts restated without a letter."""
-    options = [str(o) for o in displayed]
+    options = [normalise(str(o)) for o in displayed]
     text = prepare(reply or "")
     if not text or not options:
         return Choice(None, "empty")
+    if unfinished_reasoning(reply) and signals.cut_off(text):
+        return Choice(None, "unfinished")
     kind = answer_kind(options)
     revised = after_revision(text)
     if revised is not None:
@@ -106,18 +109,33 @@ def _pick(hits: list[Hit]) -> Hit | None:
     return [h for h in hits if h.tier == best][-1]
 
 
+# Rules that read a letter: the letter must agree with what the reply says beside it.
+_LETTER_RULES = frozenset({"only", "final", "label", "boxed", "answer-is", "correct-option",
+                           "choose", "so", "my-pick", "believe", "it-is", "letter-is", "bold",
+                           "json", "last-line", "conclusion", "mention"})
+
+
 def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Choice:
     text = re.sub(r"(?<![\w'])['\"]([A-Za-z])['\"](?![\w'])", r"(\1)", text)  # 'B' -> (B)
+    text = letters.ordinal_letters(text, len(options), numeric=kind == "numeric")
     qa = re.match(r"A:\s+(\S.*)", text, re.S)  # "A: The capital is Canberra" (Q/A style prefix)
     if qa and not re.match(re.escape(options[0].strip()) + r"(?!\w)", qa.group(1), re.I):
         text = qa.group(1)
+    values = numbers.numeric_options(options) if kind == "numeric" else None
+
+    def checked(index: int, start: int, how: str) -> Choice:
+        if how in _LETTER_RULES and crosscheck.disagrees(text, start, index, options,
+                                                         question=question, values=values):
+            return Choice(None, "conflicting")
+        return Choice(index, how)
+
     only = letters.only_letter(text, options)
     if only is not None:
-        return Choice(only, "only")
+        at = re.search(r"(?<![A-Za-z])[\(\[]?\s*[A-Za-z]\s*[\)\]]?(?![A-Za-z])", text)
+        return checked(only, at.start() if at else 0, "only")
     hits = letters.statements(text, options)
-    values = numbers.numeric_options(options) if kind == "numeric" else None
     if values is not None:
-        hits += _value_statements(text, values)
+        hits += _value_statements(text, values, question)
     elif kind == "yesno":
         hits += _polar_statements(text, options)
     hits += _text_statements(text, options, values)
@@ -127,19 +145,33 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
             return Choice(None, "ambiguous")
         if hit.index < 0:
             return Choice(None, "not-an-option")
-        return Choice(hit.index, hit.how)
+        return checked(hit.index, hit.start, hit.how)
     if letters.option_lines(text, options):
         return Choice(None, "echo-options")
+    if kind != "yesno":  # no explicit statement: a reply that leaves the choice open
+        if signals.none_fits(text):
+            return Choice(None, "none-fits")
+        if signals.undecided(text):
+            return Choice(None, "hedge")
     lead = equals_option(text, options)
     if lead is not None:
         return Choice(lead, "lead")
-    positive, _ = letters.mentions(text, options)
+    spans = letters.mention_spans(text, options)
+    positive = {i for i, _, rejected in spans if not rejected}
+    chopped = signals.cut_off(text) or signals.degenerate(text)
     if len(positive) == 1:
-        return Choice(positive.pop(), "mention")
+        i = positive.pop()
+        start = next(st for j, st, rejected in spans if j == i and not rejected)
+        line_start = text.rfind("\n", 0, start) + 1
+        if chopped and text[line_start:start].strip(" \t*#>-"):
+            return Choice(None, "cut-off")  # cut off while it discussed the options
+        return checked(i, start, "mention")
     if len(positive) > 1:
         return Choice(None, "ambiguous")
     if kind == "yesno":
         return _yes_no(text, options)
+    if chopped:
+        return Choice(None, "cut-off")
     if values is not None:
         got = _last_value(text, values)
         if got.index is not None or got.how != "unparsed":
@@ -168,8 +200,19 @@ def _text_statements(text: str, options: list[str],
     return out
 
 
-def _value_statements(text: str, values: list[numbers.Value | None]) -> list[Hit]:
+def _value_statements(text: str, values: list[numbers.Value | None],
+                      question: str = "") -> list[Hit]:
     out = []
+    for var in sorted(numbers.unknowns(question)):  # "Solve for x": "… x = 7"
+        for m in re.finditer(r"(?<![\w^])" + var + r"\s*=\s*", text):
+            clause = re.split(r"[;,\n(]|\.(?:\s|$)|\s(?:and|so|but|which|because|since)\b",
+                              text[m.end():m.end() + 60])[0]
+            last = clause.split("=")[-1].strip()
+            stated = numbers.values(last)
+            if len(stated) == 1 and stated[0].start == 0 and len(last) - stated[0].end <= 8:
+                i = numbers.match(stated[0], values)
+                if i is not None and not clause_negated(text, m.start()):
+                    out.append(Hit(i, m.start(), 2, "value-answer"))
     json_value = json_answer(text)
     if json_value is not None:
         found = numbers.values(json_value)
@@ -194,12 +237,9 @@ def _value_statements(text: str, values: list[numbers.Value | None]) -> list[Hit
 
 def _last_value(text: str, values: list[numbers.Value | None]) -> Choice:
     """The last value the reply states that nothing negates ("…, so x = 300")."""
-    from rattle.judges.reply import negated_before
-
-    stated = [v for v in numbers.values(text) if not negated_before(text, v.start, words=2)]
-    if not stated:
+    last = numbers.answer_value(text)
+    if last is None:
         return Choice(None, "unparsed")
-    last = stated[-1]
     tail = text[max(0, last.start - 40):last.end + 10]
     if _AMBIGUOUS_VALUES.search(tail):
         return Choice(None, "ambiguous")
@@ -214,6 +254,17 @@ def _polar_index(options: list[str], polar: str) -> int | None:
     return None
 
 
+_POLAR_WORDS = {"yes": "yes", "true": "yes", "correct": "yes", "right": "yes", "no": "no",
+                "false": "no", "incorrect": "no", "wrong": "no"}
+_POLAR_VERB = re.compile(r"\b(?:I'd|I\s+would|I'll|I\s+will|I)\s+(?:mark|call|rate|label|answer|"
+                         r"classify|put)\s+(?:(?:this|it|that|the\s+(?:statement|claim))\s+)?"
+                         r"(?:as\s+)?[\"'*]*(?P<word>true|false|yes|no|correct|incorrect|unable\s+"
+                         r"to\s+determine)\b", re.I)
+_POLAR_CONCLUSION = re.compile(r"^\W*(?:so|thus|therefore|hence|as\s+(?:stated|written|worded)|"
+                               r"overall|in\s+short|in\s+conclusion|bottom\s+line|all\s+in\s+all)"
+                               r"\b", re.I)
+
+
 def _polar_statements(text: str, options: list[str]) -> list[Hit]:
     out = []
     for m in _POLAR_CUE.finditer(text):
@@ -224,6 +275,16 @@ def _polar_statements(text: str, options: list[str]) -> list[Hit]:
         if i is not None and not clause_negated(text, m.start("word")):
             tier = 1 if m.group(0).lower().startswith("final") else 2
             out.append(Hit(i, m.start("word"), tier, "yesno-answer"))
+    for m in _POLAR_VERB.finditer(text):  # "I'd mark this False"
+        i = _polar_index(options, _POLAR_WORDS.get(m.group("word").lower(), "undetermined"))
+        if i is not None and not clause_negated(text, m.start()):
+            out.append(Hit(i, m.start("word"), 2, "yesno-answer"))
+    for start, sentence in sentences(text):  # "So the statement is false."
+        if _POLAR_CONCLUSION.match(sentence):
+            said = polarity.statement(sentence)
+            i = _polar_index(options, said) if said in ("yes", "no") else None
+            if i is not None:
+                out.append(Hit(i, start, 2, "yesno-conclusion"))
     value = json_answer(text)
     if value is not None:
         o = polarity.opener(value)
@@ -235,14 +296,20 @@ def _polar_statements(text: str, options: list[str]) -> list[Hit]:
     return out
 
 
+_ASKS = re.compile(r"^\W*(?:\w+\W*$|(?:is|are|was|were|does|do|did|can|could|would|will|"
+                   r"right|true|correct|really)\b)", re.I)
+
+
 def _clauses(sentence: str) -> list[str]:
     return [c for c in re.split(r"[,;:\u2014\u2013\uff0c]|\s-\s|\bbut\b", sentence) if c.strip()]
 
 
 def _yes_no(text: str, options: list[str]) -> Choice:
     """yes/right/true/correct and their negations, or "cannot be determined"."""
-    hedged = False
+    hedged = partial = False
     for _, sentence in sentences(text):
+        if sentence.rstrip(" *_\"'").endswith("?") and _ASKS.match(sentence):
+            continue  # "Right? No — …": a question asks, it does not answer
         for clause in _clauses(sentence):
             found = polarity.opener(clause)
             if found in ("hedge", "refusal"):
@@ -250,8 +317,9 @@ def _yes_no(text: str, options: list[str]) -> Choice:
                 continue
             if found is None:
                 found = polarity.statement(clause)
-            if found == "partial":
-                return Choice(None, "hedge")
+            if found == "partial" or (partial and found == "yes"):
+                partial = True  # "Not quite. … So the statement is false." reads on
+                continue
             if found in ("yes", "no"):
                 i = _polar_index(options, found)
                 return Choice(i, "yesno-" + found) if i is not None else Choice(None, "unparsed")
@@ -259,7 +327,7 @@ def _yes_no(text: str, options: list[str]) -> Choice:
         i = _polar_index(options, "undetermined")
         if i is not None:
             return Choice(i, "yesno-undetermined")
-    return Choice(None, "hedge" if hedged else "unparsed")
+    return Choice(None, "hedge" if hedged or partial else "unparsed")
 
 
 @dataclass(frozen=True)

@@ -45,9 +45,11 @@ _COPULA = (r"(?:\s+(?:here|then|therefore|thus|to\s+(?:this|the)\s+question|for\
            r"\s*(?:is|are|was|would\s+be|should\s+be|must\s+be|will\s+be|seems\s+to\s+be|"
            r"appears\s+to\s+be|es|est|ist|\u00e9|\u00e8|=|:|\uff1a|-|\u2013|\u2014|\u662f|\u4e3a|"
            r"\u70ba|\u306f|\uc740|\ub294|\s)\s*[:\uff1a]?\s*(?:(?:probably|likely|clearly|definitely|"
-           r"obviously|indeed|simply|therefore|thus|then|most\s+likely)\s+)?"
-           r"(?:(?:option|choice|letter|alternative|opci[óo]n|op[çc][ãa]o|variante|"
-           r"\u0432\u0430\u0440\u0438\u0430\u043d\u0442|\u9009\u9879)\s*)?"
+           r"obviously|indeed|simply|therefore|thus|then|most\s+likely|also|donc|alors|ainsi|"
+           r"entonces|pues|quindi|dunque|portanto|logo|daher|somit|also|dus)\s+)?"
+           r"(?:(?:la|le|el|il|lo|die|der|das|o|a|l')\s*)?"
+           r"(?:(?:option|choice|letter|alternative|alternativa|opci[óo]n|op[çc][ãa]o|opzione|optie|"
+           r"variante|\u0432\u0430\u0440\u0438\u0430\u043d\u0442|\u9009\u9879)\s*)?"
            r"(?:(?:la|le|el|il|lo|die|der|das|o)\s+)?")
 _STATEMENTS: list[tuple[int, str, re.Pattern[str]]] = [
     (1, "final", re.compile(r"\bfinal\s+(?:answer|choice|option)\b[\s*_]*(?:is|:|=|-)?[\s*_]*"
@@ -61,6 +63,11 @@ _STATEMENTS: list[tuple[int, str, re.Pattern[str]]] = [
                                      r"most\s+(?:likely|appropriate|suitable|plausible))\s+"
                                      r"(?:option|choice|letter)\b\s*(?:is|would\s+be|:|=|-)?\s*"
                                      + TOKEN, re.I)),
+    # "The only option consistent with the passage is (A)", "the option that fits is C"
+    (2, "correct-option", re.compile(r"\b(?:(?:only|one|remaining)\s+(?:option|choice|alternative|"
+                                     r"answer|one)|(?:option|choice|alternative)\s+(?:that|which))"
+                                     r"\b[^.;\n()]{0,60}?\s(?:is|would\s+be|remains)\s+(?:(?:option|"
+                                     r"choice)\s+)?" + TOKEN, re.I)),
     (2, "choose", re.compile(
         r"\b(?:I|I'd|I'll|we|let's|I'm|I\s+am)\s+(?:would\s+|will\s+|should\s+|going\s+to\s+|"
         r"\w+ly\s+)?(?:pick|choose|select|go(?:ing)?\s+with|say|opt\s+for|vote\s+for|answer|guess|"
@@ -86,7 +93,9 @@ _STATEMENTS: list[tuple[int, str, re.Pattern[str]]] = [
 _LETTER_IS = re.compile(r"(?:(?:option|choice)\s+)?" + TOKEN + r"[^.,;:\n()\[\]]{0,60}?\s+(?:is|seems|"
                         r"looks|appears)\s+(?:to\s+be\s+)?(?:the\s+)?(?:(?:correct|right|best|true|"
                         r"most\s+(?:likely|appropriate|accurate|plausible))\b(?!\s+only)|(?:final\s+)?"
-                        r"answer\b)", re.I)
+                        r"answer\b|only\b(?!\s+(?:one\s+)?(?:that|which)\s+(?:is(?:n't|\s+not)|"
+                        r"doesn't|does\s+not|can't|cannot)\b)(?![^.;\n]{0,40}\b(?:wrong|incorrect)\b))",
+                        re.I)
 # "C) Nitrogen - correct", "C: correct", "(C) ✓"
 _LETTER_MARK = re.compile(r"(?:(?:option|choice)\s+)?" + TOKEN + r"[.)\]]?[^.,;\n()\[\]]{0,60}?\s*[-:\u2014"
                           r"\u2013]?\s*(?:(?<=[-:\u2014\u2013\s])(?:correct|right)(?!\w)|"
@@ -259,8 +268,13 @@ def last_line(text: str, options: list[str]) -> Hit | None:
 
 def mentions(text: str, options: list[str]) -> tuple[set[int], set[int]]:
     """Framed letters the reply mentions: (positive, rejected) display indices."""
-    pos: set[int] = set()
-    neg: set[int] = set()
+    spans = mention_spans(text, options)
+    return {i for i, _, neg in spans if not neg}, {i for i, _, neg in spans if neg}
+
+
+def mention_spans(text: str, options: list[str]) -> list[tuple[int, int, bool]]:
+    """Framed letters the reply mentions: (display index, start, rejected) in text order."""
+    out: list[tuple[int, int, bool]] = []
     for m in _FRAMED.finditer(text):
         group = next(g for g in ("l1", "l2", "l3", "l4", "l5") if m.group(g))
         raw = m.group(group)
@@ -272,16 +286,56 @@ def mentions(text: str, options: list[str]) -> tuple[set[int], set[int]]:
         i = letter_index(raw, len(options))
         if i is None:
             continue
-        if negated_before(text, m.start()) or negated_after(text, m.end()):
-            neg.add(i)
-        else:
-            pos.add(i)
-    return pos, neg
+        out.append((i, m.start(), negated_before(text, m.start()) or negated_after(text, m.end())))
+    return out
 
 
 def option_lines(text: str, options: list[str]) -> bool:
-    """The reply lists two or more options one per line ("A. Oxygen\\nB. Carbon dioxide")."""
+    """The reply lists two or more options one per line ("A. Oxygen\\nB. Carbon dioxide"), or
+    three or more in a row with their texts ("A. Ostrich B. Penguin C. Owl D. Parrot")."""
     found = {letter_index(m.group(1), len(options)) for m in re.finditer(
         r"(?m)^\s*(?:" + _OPEN + r"\s*)?(" + _L + r")\s*[.):\]]", text)}
     found.discard(None)
-    return len(found) > 1
+    if len(found) > 1:
+        return True
+    inline = set()
+    for m in re.finditer(r"(?<![A-Za-z0-9])(?:" + _OPEN + r"\s*)?([A-Z])\s*[.):\]]\s*", text):
+        i = letter_index(m.group(1), len(options))
+        if i is None:
+            continue
+        opt = _norm(options[i])
+        if opt and _norm(text[m.end():m.end() + len(options[i]) + 10]).startswith(opt):
+            inline.add(i)
+    return len(inline) >= min(3, len(options))
+
+
+_ORD = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
+        "fifth": 4, "5th": 4, "sixth": 5, "6th": 5, "seventh": 6, "eighth": 7, "ninth": 8}
+_NUM = {"one": 0, "two": 1, "three": 2, "four": 3, "five": 4, "six": 5, "seven": 6, "eight": 7,
+        "nine": 8}
+_ORDINAL = re.compile(r"\bthe\s+(?P<a>" + "|".join(_ORD) + r"|last)(?:\s+(?:and|or)\s+the\s+"
+                      r"(?P<b>" + "|".join(_ORD) + r"|last))?\s+(?P<noun>options?|choices?|"
+                      r"alternatives?|ones?)\b(?!\s+(?:of|in)\b)|\b(?:option|choice)\s+(?:number\s+|"
+                      r"#\s*)?(?P<n>[1-9]|" + "|".join(_NUM) + r")\b(?![.,]\d)", re.I)
+
+
+def ordinal_letters(text: str, n: int, *, numeric: bool = False) -> str:
+    """Options named by position become letters: "the last option" -> "(D)", "the second
+    one" -> "(B)", "option 2" -> "(B)" ("one" is left alone on numeric items, where "the third
+    one" is usually a number in the reply's own list)."""
+    def letter(word: str) -> str | None:
+        w = word.lower()
+        i = n - 1 if w == "last" else _ORD.get(w, _NUM.get(w, int(w) - 1 if w.isdigit() else -1))
+        return f"({LETTERS[i]})" if 0 <= i < n else None
+
+    def swap(m: re.Match[str]) -> str:
+        if m.group("n"):
+            return letter(m.group("n")) or m.group(0)
+        if numeric and m.group("noun").lower().startswith("one"):
+            return m.group(0)
+        a, b = letter(m.group("a")), (letter(m.group("b")) if m.group("b") else None)
+        if a is None or (m.group("b") and b is None):
+            return m.group(0)
+        return a if b is None else f"{a} and {b}"
+
+    return _ORDINAL.sub(swap, text)

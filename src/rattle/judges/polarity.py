@@ -26,9 +26,26 @@ Polarity = Literal["yes", "no", "partial", "hedge", "refusal"]
 _FILLER = re.compile(r"^(?:[\s\W]|\b(?:well|hmm+|ok(?:ay)?|so|great question|good question|"
                      r"let me (?:check|think|see)|sure|alright|verdict|answer|final answer|"
                      r"response|short answer|in short|overall|generally|basically|technically|"
-                     r"actually|honestly|then|therefore|thus|hence|and|but|however)\b)+", re.I)
+                     r"actually|honestly|then|therefore|thus|hence|and|but|however|"
+                     r"correct\s+me\s+if\s+(?:i'?m|i\s+am)\s+wrong)\b)+", re.I)
 _NO_IDIOM = (r"(?!\s+(?:doubt|question|problem|wonder|errors?|mistakes?|issues?|inaccurac\w*|"
-             r"way|one|matter|need|worries|kidding|surprise)\b)")
+             r"way\s+(?:to|of|around|out)|one|matter|need|worries|kidding|surprise)\b)")
+# Verdict words in the languages models answer in besides English (openers: "Sim, é verdade",
+# "Das ist falsch", "否。", "いいえ").
+_COPULA_XL = (r"(?:(?:das|es|c'est|c\s+est|isso|isto|esto|eso|questo|ci\u00f2|dat|het|\u044d\u0442\u043e)"
+              r"\s+(?:ist|est|es|\u00e9|\u00e8|is)?\s*)")
+_YES_XL = (r"sim|s[\u00ed\u00ec]|ja|jawohl|oui|tak|ano|evet|\u0434\u0430|\u662f\u7684|\u662f|"
+           r"\u5bf9|\u6b63\u786e|\u6ca1\u9519|\u306f\u3044|\u305d\u3046\u3067\u3059|"
+           r"\u6b63\u3057\u3044|\ub124|\uc608|\ub9de\uc2b5\ub2c8\ub2e4|\u0432\u0435\u0440\u043d\u043e|"
+           r"\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e|" + _COPULA_XL
+           + r"?(?:verdad(?:ero)?|verdade(?:iro)?|vero|vrai|wahr|richtig|correct[oa]|corretto|"
+           r"certo|cierto|juist|waar|exact[oa]?|exato|esatto)")
+_NO_XL = (r"n[\u00e3a]o|nein|non|nee|nej|nie|hay\u0131r|\u043d\u0435\u0442|\u5426|\u4e0d\u5bf9|"
+          r"\u4e0d\u662f|\u4e0d\u6b63\u786e|\u9519(?:\u8bef)?|\u3044\u3044\u3048|"
+          r"\u9055\u3044\u307e\u3059|\uc544\ub2c8(?:\uc694|\uc624)|"
+          r"\u043d\u0435\u0432\u0435\u0440\u043d\u043e|\u043d\u0435\u043f\u0440\u0430\u0432\u0438"
+          r"\u043b\u044c\u043d\u043e|" + _COPULA_XL + r"?(?:falso|faux|falsch|sbagliato|errado|"
+          r"incorrect[oa]|onjuist|fout|unwahr)")
 _TRUTH = r"(?:true|correct|right|accurate|valid|factual|exact)"
 _FALSE = (r"(?:false|incorrect|wrong|inaccurate|untrue|invalid|mistaken|misleading|exaggerated|"
           r"overstated|outdated|debunked|a\s+(?:common\s+|popular\s+|"
@@ -43,7 +60,19 @@ _ADV = (r"(?:\s+(?:completely|entirely|totally|simply|actually|definitely|theref
 _PARTIAL = re.compile(
     r"^(?:partly|partially|half|mostly|largely|somewhat|not\s+(?:entirely|completely|fully|"
     r"exactly|quite|really|necessarily|totally|wholly)|close|almost|nearly|yes\s+and\s+no|"
-    r"only\s+partly|in\s+part)\b", re.I)
+    r"only\s+partly|in\s+part)\b(?!\s+(?:because|due|since|as|thanks|owing)\b)|"
+    # "Right year, wrong city": a part of the claim is right
+    r"^(?:right|correct|accurate|true)\s+" + r"(?:year|date|time|name|place|location|number|figure|"
+    r"person|people|city|country|team|month|day|century|decade|era|period|author|inventor|"
+    r"winner|idea|gist|part|amount|event|sport|company|field)s?\b", re.I)
+# Both verdicts at once ("Yes No", "Yes/No", "Yes or no"): an echo of the instruction.
+_BOTH = re.compile(r"^(?:yes\W*(?:or\s+|/\s*)?no|no\W*(?:or\s+|/\s*)?yes)\b", re.I)
+# After a verdict on part of the claim: the reply declines to confirm the rest.
+UNSURE_AFTER = re.compile(
+    r"\b(?:but|however|though|although|yet)\b[^.!?]{0,80}?(?:\b(?:need|have)\s+to\s+(?:double-?)?"
+    r"(?:check|verify|confirm|look\s+up)|\b(?:can't|cannot|couldn't|could\s+not|unable\s+to|before\s+"
+    r"I\s+(?:could|can))\s+(?:fully\s+)?(?:confirm|verify)|\bnot\s+(?:sure|certain)\s+(?:about|of|"
+    r"whether|if))", re.I)
 _HEDGE = re.compile(
     r"^(?:maybe|perhaps|possibly|it\s+depends|hard\s+to\s+say|difficult\s+to\s+"
     r"(?:say|tell|determine|verify)|(?:i'?m|i\s+am)\s+not\s+(?:sure|certain|completely\s+sure|"
@@ -51,8 +80,8 @@ _HEDGE = re.compile(
     r"it(?:'s|\s+is)\s+(?:hard|difficult)\s+to\s+(?:say|tell)|i\s+(?:think|believe)\s+"
     r"(?:that\s+)?(?:it|this|that)\s+(?:might|may|could)\b)", re.I)
 _NO = re.compile(
-    r"^(?:no" + _NO_IDIOM + r"|nope|nah|nein|non|n[ãa]o|\u043d\u0435\u0442|\u4e0d\u5bf9|"
-    r"\u4e0d\u662f|\u4e0d(?!\u77e5\u9053)|\u9519|falso|faux|falsch|sbagliato|false|incorrect|"
+    r"^(?:no" + _NO_IDIOM + r"|nope|nah|" + _NO_XL + r"|\u4e0d(?!\u77e5\u9053)|"
+    r"not\s+a\s+chance|false|incorrect|"
     r"wrong|inaccurate|untrue|not\s+(?:true|correct|right|accurate|so|at\s+all)|"
     r"(?:probably|likely|most\s+likely)\s+(?:not|false|no|incorrect|wrong)|negative|"
     r"(?:absolutely|certainly|definitely|of\s+course|surely)\s+not|"
@@ -66,9 +95,9 @@ _NO = re.compile(
     r"it'?s|it\s+is|the\s+statement\s+is)\s+" + _TRUTH + r"|"
     r"(?:you(?:'re|\s+are))\s+(?:wrong|mistaken|incorrect))\b", re.I)
 _YES = re.compile(
-    r"^(?:yes|yeah|yep|yup|yea|s[íi]|oui|ja|da|\u0434\u0430|\u662f\u7684|\u662f|\u5bf9|"
-    r"\u6b63\u786e|correct[oa]?|true|right|indeed|absolutely|exactly|definitely|certainly|"
-    r"of\s+course|sure|affirmative|accurate|spot\s+on|precisely|bingo|you\s+got\s+it|verdadero|vrai|richtig|stimmt|exact|c'est\s+exact|"
+    r"^(?:yes|yeah|yep|yup|yea|da|" + _YES_XL + r"|correct|true|right|indeed|absolutely|exactly|"
+    r"definitely|certainly|of\s+course|sure|affirmative|accurate|spot\s+on|precisely|bingo|"
+    r"you\s+got\s+it|stimmt|klopt|"
     r"(?:probably|likely|most\s+likely)\s+(?:true|yes|correct|right)|i(?:'d|\s+would)\s+say\s+"
     r"(?:yes|so)|"
     r"(?:that|this|it)(?:'s|\s+is)\s+(?:(?:absolutely|completely|entirely|quite|perfectly)\s+)?"
@@ -81,7 +110,10 @@ _NOT = r"not\s+(?:(?:entirely|completely|quite|fully|totally|wholly|100%|really|
 _NO_STMT = re.compile(r"\b" + _SUBJ + _COP + _ADV + r"\s+(?:" + _NOT + _TRUTH + r"|" + _FALSE
                       + r")\b|\b" + _SUBJ + r"\s+(?:isn't|wasn't|aren't|is\s+not|was\s+not)\s+"
                       r"(?:(?:entirely|completely|quite|fully|totally|really|exactly)\s+)?" + _TRUTH + r"\b|\bthat'?s\s+(?:a|an)\s+(?:common\s+|popular\s+)?"
-                      r"(?:myth|misconception|mistake|error)\b", re.I)
+                      r"(?:myth|misconception|mistake|error)\b|\bmakes?\s+(?:it|this|that|the\s+"
+                      r"(?:statement|claim))\s+(?:" + _FALSE + r"|not\s+" + _TRUTH + r")\b|"
+                      r"\b(?:final\s+)?answer\s+(?:is|would\s+be|[:=])\s*(?:no|false|incorrect)\b|"
+                      r"\b(?:doesn't|does\s+not|didn't|won't)\s+hold(?:\s+up|\s+water)?\b", re.I)
 _YES_STMT = re.compile(
     r"\b" + _SUBJ + _COP + _ADV + r"\s+" + _TRUTH + r"\b(?!\s+only)|\bis\s+indeed\b|"
     r"(?<!n't\s)(?<!not\s)\bchecks?\s+out\b|"
@@ -89,7 +121,9 @@ _YES_STMT = re.compile(
     r"inaccurac(?:y|ies)|problems?|issues?|wrong|incorrect|inaccurate|false)\b|"
     r"\b(?:no|nothing)\s+(?:errors?|mistakes?|inaccurac(?:y|ies)|wrong|incorrect)\s+(?:in|with|"
     r"here|there|about)\b|\b" + _SUBJ + _COP + r"\s+not\s+(?:a\s+)?(?:myth|misconception|"
-    r"mistake|wrong|false|incorrect)\b", re.I)
+    r"mistake|wrong|false|incorrect)\b|\bmakes?\s+(?:it|this|that|the\s+(?:statement|claim))\s+"
+    + _TRUTH + r"\b|\b(?:final\s+)?answer\s+(?:is|would\s+be|[:=])\s*(?:yes|true|correct)\b|"
+    r"\b" + _SUBJ + r"\s+(?:holds(?:\s+up|\s+water)?|stands|is\s+borne\s+out)\b", re.I)
 PART_STMT = re.compile(
     r"\b(?:partly|partially|half|mostly|largely|only\s+partly)\s+(?:true|correct|right|"
     r"accurate)\b|\b(?:the\s+)?(?:first|second|last|other|main)?\s*(?:part|half|year|date|time|"
@@ -150,6 +184,8 @@ def opener(clause: str) -> Polarity | None:
     text = clean_clause(clause)
     if not text:
         return None
+    if _BOTH.match(text):
+        return "hedge"
     if _PARTIAL.match(text):
         return "partial"
     if _NO.match(text):

@@ -24,7 +24,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from rattle.judges.reply import prepare
+from rattle.judges import signals
+from rattle.judges.reply import prepare, unfinished_reasoning
 
 Mode = Literal["paper", "broad"]
 Prompt = Literal["unans", "conflict", "normal"]
@@ -57,7 +58,31 @@ _ABSTAIN = re.compile(
     r"not\s+sure|unsure)\W*$|\bnot\s+answerable\b|\bunbeantwortbar\b|\bno\s+se\s+puede\s+"
     r"responder\b|\bsin\s+respuesta\b|\bje\s+ne\s+sais\s+pas\b|\bich\s+wei\u00df\s+(?:es\s+)?nicht"
     r"\b|\u65e0\u6cd5\u56de\u7b54|\u7121\u6cd5\u56de\u7b54|\u4e0d\u77e5\u9053|\u65e0\u6cd5\u786e"
-    r"\u5b9a|\u7b54\u3048\u3089\u308c\u307e\u305b\u3093", re.I | re.M)
+    r"\u5b9a|\u7b54\u3048\u3089\u308c\u307e\u305b\u3093|" + r"|".join((
+        # French, German, Spanish, Portuguese, Italian, Russian, Chinese, Japanese
+        r"\bimpossible\s+de\s+r[\u00e9e]pondre\b|\bne\s+(?:le\s+|la\s+|les\s+|l')?(?:mentionnent|"
+        r"mentionne|pr[\u00e9e]cisent|pr[\u00e9e]cise|disent|dit|indiquent|indique)\s+pas\b|"
+        r"\baucune\s+(?:information|mention|r[\u00e9e]ponse)\b|\bpas\s+(?:mentionn[\u00e9e]e?|"
+        r"d'information|assez\s+d'informations?)\b",
+        r"\bnicht\s+(?:beantwortbar|zu\s+beantworten|erw[\u00e4a]hnt|angegeben|genannt)\b|"
+        r"\bkeine\s+(?:angabe|angaben|informationen?|antwort)\b",
+        r"\bno\s+se\s+(?:menciona|especifica|indica|dice|puede\s+(?:responder|determinar))\b|"
+        r"\bno\s+(?:hay|tengo)\s+(?:suficiente\s+)?informaci[\u00f3o]n\b|\bimposible\s+(?:de\s+)?"
+        r"responder\b|\bno\s+(?:lo\s+)?(?:mencionan|dicen|indican|especifican)\b",
+        r"\bn[\u00e3a]o\s+(?:[\u00e9e]\s+)?(?:mencionad[oa]|poss[\u00edi]vel\s+responder|h[\u00e1a]\s+"
+        r"informa[\u00e7c][\u00e3a]o)\b|\bn[\u00e3a]o\s+(?:mencionam|dizem|informam)\b|\bsem\s+resposta\b",
+        r"\bnon\s+(?:[\u00e8e]\s+)?(?:menzionat[oa]|possibile\s+rispondere|ci\s+sono\s+informazioni)\b|"
+        r"\bnon\s+(?:lo\s+)?(?:menzionano|dicono|indicano)\b|\bsenza\s+risposta\b",
+        r"\u043d\u0435\u0432\u043e\u0437\u043c\u043e\u0436\u043d\u043e\s+\u043e\u0442\u0432\u0435"
+        r"\u0442\u0438\u0442\u044c|\u043d\u0435\s+\u0443\u043f\u043e\u043c\u0438\u043d\u0430\u0435"
+        r"\u0442\u0441\u044f|\u043d\u0435\u0442\s+\u0438\u043d\u0444\u043e\u0440\u043c\u0430\u0446"
+        r"\u0438\u0438",
+        r"\u6ca1\u6709\u63d0\u5230|\u672a\u63d0\u53ca|\u6ca1\u6709\u63d0\u53ca|\u6ca1\u6709\u76f8"
+        r"\u5173\u4fe1\u606f|\u672a\u8bf4\u660e|\u8a18\u8f09\u3055\u308c\u3066\u3044\u307e\u305b"
+        r"\u3093|\u308f\u304b\u308a\u307e\u305b\u3093")), re.I | re.M)
+# An answer stated after the abstention word ("Unanswerable questions aside, the answer is X").
+_ANSWER_AFTER = re.compile(r"\b(?:the\s+)?(?:final\s+)?answer\s+(?:is|would\s+be|[:=])\s*(?!(?:not|"
+                           r"unanswerable|unknown|none|unclear|that|n/?a)\b)[\"'*]*\w", re.I)
 # ... unless the reply goes on to answer anyway.
 _ANSWERS_ANYWAY = re.compile(
     r"\b(?:but|however|though|although|yet)\b[\s,]*(?:based\s+on\s+(?:my|general)\s+knowledge"
@@ -76,8 +101,15 @@ _CONFLICT_BROAD = re.compile(
     r"suggest|credit|name)\b.*\b(?:others?|other\s+(?:documents?|sources?))\b|"
     r"\bkonflikt\b|\bconflicto\b|\bconflit\b|\bconflitto\b|\bconflito\b|\u51b2\u7a81|\u885d\u7a81|"
     r"\u77db\u76fe|\u043a\u043e\u043d\u0444\u043b\u0438\u043a\u0442|"
-    r"\u043f\u0440\u043e\u0442\u0438\u0432\u043e\u0440\u0435\u0447", re.I)
-_DOC = r"(?:doc(?:ument)?s?|passages?|sources?|articles?)\s*#?\d*(?:\s*(?:and|,|&)\s*\d+)*"
+    r"\u043f\u0440\u043e\u0442\u0438\u0432\u043e\u0440\u0435\u0447|\u4e0d\u4e00\u81f4|\u98df\u3044\u9055|"
+    r"\ubaa8\uc21c|\bwiderspr\u00fcch\w*|\bwidersprechen\b|\bcontradic\w*|\bcontraddi\w*|"
+    r"\bcontradit\w*|\btegenstrijdig\w*|\bsprzeczn\w*|"
+    # "the documents don't match", "mismatch", "multiple answers found"
+    r"\b(?:do|does|did)\s*(?:not|n't)\s+(?:match|line\s+up|align|add\s+up|tally|square)\b|"
+    r"\bmismatch(?:ed|es)?\b|\b(?:multiple|several|more\s+than\s+one)\s+(?:different\s+|possible\s+|"
+    r"candidate\s+)?(?:answers?|values?|dates?|years?|names?|figures?|candidates?)\b", re.I)
+_DOC = (r"(?:doc(?:ument)?s?|documento?s?|dokumente?n?|passages?|sources?|articles?)\s*#?\d*"
+        r"(?:\s*(?:and|,|&)\s*\d+)*")
 _DOC_SAYS = (r"(?:says?|states?|claims?|lists?|gives?|attributes?|credits?|names?|mentions?|"
              r"reports?|suggests?|puts?|dates?|indicates?)")
 # "Document 1 says X, while Document 3 says Y"; "X, though one document says Y".
@@ -89,7 +121,24 @@ _CONTRAST_DOCS = re.compile(
     r"\b(?:although|though|while|whereas)\s+" + _DOC + r"\s+" + _DOC_SAYS + r"\b|"
     r"\b(?:doc(?:ument)?s|sources|passages)\b[^.]{0,80}\b(?:but|while|whereas|however|though|"
     r"although)\s+(?:one|another|others|some|the\s+other|a\s+few)\s+(?:\w+\s+)?" + _DOC_SAYS
-    + r"\b", re.I)
+    + r"\b|"
+    # "8.3 million in Document 1 versus 8.8 million in Document 2"
+    r"\b(?:in|per|according\s+to|from|laut|seg[\u00fau]n)\s+" + _DOC + r"[^.;]{0,60}?\b(?:versus|vs\.?|"
+    r"but|while|whereas|and|und|y)\b[^.;]{0,60}?\b(?:in|per|according\s+to|from|laut|seg[\u00fau]n)\s+"
+    + _DOC, re.I)
+# Refusing the task is not abstaining for lack of information (unmeasured in broad mode).
+_REFUSAL = re.compile(r"^\W*(?:(?:I'm|I\s+am)\s+sorry,?\s*(?:but\s+)?)?(?:I|we)\s+(?:can't|cannot|can\s+"
+                      r"not|won't|will\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to)\s+"
+                      r"(?:help|assist)\b|^\W*as\s+an\s+ai\b", re.I)
+# Offering the abstention/conflict only as a possibility beside an answer ("Charles III, …
+# so it might be unanswerable", "France, or unanswerable if …", "Rembrandt / unanswerable").
+_TENTATIVE = re.compile(
+    r"\b(?:might|may|could)\s+(?:well\s+)?(?:be|count\s+as|mean)\s+(?:a\s+|an\s+)?(?:un-?answerable|"
+    r"conflict(?:ing)?)|\b(?:possibly|perhaps|maybe|probably)\s+(?:a\s+|an\s+)?(?:un-?answerable|"
+    r"conflict)|\b(?:un-?answerable|conflict)\s*\?|\bor\s+(?:it(?:'s|\s+is)\s+)?(?:un-?answerable|"
+    r"a\s+conflict)|/\s*(?:un-?answerable|conflict)\b|\b(?:un-?answerable|conflict)\s*/|"
+    r"\b(?:whether|if)\s+(?:that|this|it)\s+(?:counts\s+as|is)\s+(?:a\s+)?(?:conflict|un-?answerable)",
+    re.I)
 _AGREE = re.compile(r"\b(?:all|both)\s+(?:the\s+)?(?:documents?\s+)?agree\b|\b(?:documents?|"
                     r"sources?)\s+(?:all\s+)?agree\b|\bare\s+consistent\b", re.I)
 
@@ -130,7 +179,10 @@ def detect_unanswerable(text: str, *, mode: Mode = "paper") -> Detection:
     """Does the reply abstain (the paper's 'unanswerable'; more phrasings in broad mode)?"""
     _check_mode(mode)
     body = prepare(text or "")
-    if _first_unnegated(_UNANSWERABLE, body) is not None:
+    word = _first_unnegated(_UNANSWERABLE, body)
+    if word is not None:
+        if mode == "broad" and _ANSWER_AFTER.search(body, word.end()):
+            return Detection(False, "abstains, then answers")
         return Detection(True, "unanswerable")
     if mode == "paper":
         return Detection(False, "paper: no 'unanswerable'")
@@ -172,18 +224,49 @@ def says_conflict(text: str, *, mode: Mode = "paper") -> bool:
 
 def has_content(text: str) -> bool:
     """False for an empty reply, punctuation only, or an echo of the prompt's scaffolding
-    ("Question: …\\nAnswer:" with nothing after it)."""
+    ("Question: …\\nAnswer:" with nothing after it, "Answer: Answer:")."""
     body = prepare(text or "")
-    if not re.search(r"\w", body):
+    if not re.search(r"\w", re.sub(r"\b(?:question|documents?|context|answer)\s*:", " ", body,
+                                   flags=re.I)):
         return False
     m = re.search(r"(?:^|\n)\s*Answer:\s*$", body)
     return not (m and re.search(r"(?:^|\n)\s*(?:Question|Documents):", body))
 
 
+def unusable(text: str) -> str | None:
+    """Why a reply is unmeasured in broad mode, or None: a repetition loop or word salad, a
+    reply cut off inside its reasoning, a refusal of the task ("I can't help with that"), or
+    an answer offered with the abstention or conflict only as a possibility."""
+    body = prepare(text or "")
+    parts = re.split(r"([,;?/\u2014\u2013]|\.\.\.|\u2026|\s(?:or|but|though|although)\s)", body,
+                     maxsplit=1)
+    first = parts[0]
+    opens_answer = bool(re.search(r"\w", first)) and not (
+        _UNANSWERABLE.search(first) or _ABSTAIN.search(first) or _CONFLICT_WORD.search(first))
+    if signals.degenerate(body):
+        marks = [m.start() for m in (_UNANSWERABLE.search(body), _ABSTAIN.search(body),
+                                     _CONFLICT_WORD.search(body)) if m is not None]
+        head = body[:min(marks)] if marks else body
+        if re.search(r"\d|\b(?!(?:I|The|Answer|Question|Documents?)\b)[A-Z]\w*", head):
+            return "degenerate"  # a loop that opens with the abstention still abstains
+    if unfinished_reasoning(text) and signals.cut_off(body):
+        return "unfinished"
+    if _REFUSAL.search(body) and _first_unnegated(_ABSTAIN, body) is None:
+        return "refusal"
+    asked = len(parts) == 3 and parts[1] == "?" and bool(  # "Wellington? unanswerable …"
+        _UNANSWERABLE.search(parts[2]) or _CONFLICT_WORD.search(parts[2]))
+    if opens_answer and (asked or _TENTATIVE.search(body)):
+        return "undecided"
+    return None
+
+
 def classify_reply(text: str, *, prompt: Prompt = "unans", mode: Mode = "paper") -> str | None:
     """The labelled sets' label of a RALM reply: 'conflict' (Conflict prompt only),
-    'abstain', 'answer', or None for a reply with no content."""
+    'abstain', 'answer', or None for a reply with no content (in broad mode also for the
+    replies ``unusable`` names)."""
     if not has_content(text):
+        return None
+    if mode == "broad" and unusable(text) is not None:
         return None
     if prompt == "conflict" and says_conflict(text, mode=mode):
         return "conflict"

@@ -95,13 +95,24 @@ def strip_reasoning(reply: str) -> str:
     return _OPEN_THINK.sub("", text).strip()
 
 
+def normalise(text: str) -> str:
+    """The character-level part of ``prepare``: superscript powers as ``^2``, NFKC, the minus
+    sign and typographic quotes as ASCII (also applied to option texts)."""
+    return unicodedata.normalize("NFKC", text.translate(_SUPER)).translate(_DASHES)
+
+
 def prepare(reply: str) -> str:
     """Normalised reply text every extractor reads."""
     text = strip_reasoning(reply or "")
     text = _FENCE.sub("\n", text)
-    text = text.translate(_SUPER)
-    text = unicodedata.normalize("NFKC", text).translate(_DASHES)
-    return text.strip()
+    return normalise(text).strip()
+
+
+def unfinished_reasoning(reply: str) -> bool:
+    """The reply opens a reasoning block and never closes it: the model was still thinking
+    when it stopped, so whatever it said was not its answer yet."""
+    return bool(_OPEN_THINK.match(reply or "")) and not re.search(
+        r"</(?:think|thinking|reasoning)>", reply or "", re.I)
 
 
 def after_revision(text: str) -> str | None:
