@@ -26,7 +26,7 @@ from typing import Any
 from rattle.items import Message
 from rattle.judges import polarity, signals
 from rattle.judges.qa import has_answer
-from rattle.judges.reply import (after_revision, json_answer, prepare, sentences,
+from rattle.judges.reply import (after_revision, json_answer, prepare, retracts, sentences,
                                  unfinished_reasoning)
 from rattle.models.base import ChatRequest, Completion, GenParams
 
@@ -52,6 +52,8 @@ def verdict(reply: str, *, claim: str = "") -> bool | None:
         found = _verdict(revised)
         if found is not None:
             return found
+        if retracts(text) and _verdict(text) is True:
+            return False  # "Yes. Wait, no — the Treaty was signed in 1919."
     found = _verdict(text)
     if found is False and claim and signals.degenerate(text) and _restates(text, claim):
         return None

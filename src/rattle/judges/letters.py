@@ -32,18 +32,23 @@ _CLOSE = r"[\)\]\}>]"
 TOKEN = (r"(?:\*\*\s*)?(?:(?P<o>" + _OPEN + r")\s*(?P<lf>" + _L + r")\s*" + _CLOSE + r"|"
          r"(?<![A-Za-z0-9'’])(?P<lb>" + _L + r")(?![A-Za-z0-9'’]))(?:\s*\*\*)?")
 _FOLLOW_OK = re.compile(
-    r"\s*(?:$|[,;:!?)\]}*\"'\u3002\uff0c\uff1a]|\.(?![A-Za-z])|\s+(?:because|since|as|which|"
+    r"\s*(?:$|[,;:!?)\]}*\"'\u3002\uff0c\uff1a\u0964\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af]|"
+    r"\.(?![A-Za-z])|\s+(?:because|since|as|which|"
     r"for|with|or|and|is|was|would|seems|looks|option|choice|answer|\u2014|\u2013|-|\()\b|"
     r"\s+[\u2014\u2013-])", re.I)
 _ANSWER_WORD = (
     r"(?:answer|ans\b|response|respuesta|r[ée]ponse|antwort|resposta|risposta|\u043e\u0442\u0432\u0435\u0442|"
-    r"jawaban|cevap|antwoord|odpowied\u017a|\u0111\u00e1p \u00e1n|c\u00e2u tr\u1ea3 l\u1eddi|"
+    r"jawaban(?:nya)?|cevap(?:\u0131)?|antwoord|odpowied\u017a|\u0111\u00e1p \u00e1n|c\u00e2u tr\u1ea3 l\u1eddi|"
+    r"svar(?:et)?|vastaus|odpov\u011b\u010f|r\u0103spuns(?:ul)?|\u03b1\u03c0\u03ac\u03bd\u03c4\u03b7\u03c3\u03b7|"
+    r"\u0432\u0456\u0434\u043f\u043e\u0432\u0456\u0434\u044c|jibu|"
     r"\u0909\u0924\u094d\u0924\u0930|\u0627\u0644\u0625\u062c\u0627\u0628\u0629|"
     r"\u7b54\u6848|\u6b63\u786e\u7b54\u6848|\u7b54\u3048|\u6b63\u89e3|\uc815\ub2f5|\ub2f5)")
-_ADJ_AFTER = r"(?:\s+(?:correcta|correcto|correct[ae]?|correta|correto|corretta|richtige|final|finale|juste|bonne|exacta|exacte))?"
+_ADJ_AFTER = (r"(?:\s+(?:correcta|correcto|correct[ae]?|correta|correto|corretta|richtige|final|finale|"
+              r"juste|bonne|exacta|exacte|\u0111\u00fang|correcto|benar|corect|oikea|spr\u00e1vn\u00e1))?")
 _COPULA = (r"(?:\s+(?:here|then|therefore|thus|to\s+(?:this|the)\s+question|for\s+this\s+question))?"
            r"\s*(?:is|are|was|would\s+be|should\s+be|must\s+be|will\s+be|seems\s+to\s+be|"
-           r"appears\s+to\s+be|es|est|ist|\u00e9|\u00e8|=|:|\uff1a|-|\u2013|\u2014|\u662f|\u4e3a|"
+           r"appears\s+to\s+be|es|est|ist|\u00e9|\u00e8|\u00e4r|er|on|je|este|adalah|ialah|l\u00e0|to|"
+           r"\u03b5\u03af\u03bd\u03b1\u03b9|ni|=|:|\uff1a|-|\u2013|\u2014|\u662f|\u4e3a|"
            r"\u70ba|\u306f|\uc740|\ub294|\s)\s*[:\uff1a]?\s*(?:(?:probably|likely|clearly|definitely|"
            r"obviously|indeed|simply|therefore|thus|then|most\s+likely|also|donc|alors|ainsi|"
            r"entonces|pues|quindi|dunque|portanto|logo|daher|somit|also|dus)\s+)?"
@@ -77,7 +82,8 @@ _STATEMENTS: list[tuple[int, str, re.Pattern[str]]] = [
                              r"\u9009|\u9078)\s*(?:(?:la\s+)?(?:opci[óo]n|option)\s*)?" + TOKEN,
                              re.I)),
     (2, "so", re.compile(r"\b(?:so|thus|therefore|hence|consequently|overall|in\s+conclusion|"
-                         r"in\s+summary)\b[,:]?\s+(?:the\s+answer\s+(?:is|would\s+be)\s+|"
+                         r"in\s+summary|that\s+leaves|which\s+leaves|leaving|leaves\s+us\s+with|"
+                         r"only)\b[,:]?\s+(?:the\s+answer\s+(?:is|would\s+be)\s+|"
                          r"it(?:'s|\s+is|\s+must\s+be|\s+would\s+be)\s+|I\s+(?:pick|choose)\s+|"
                          r"(?:option|choice)\s+)?" + TOKEN, re.I)),
     (2, "my-pick", re.compile(r"\bmy\s+(?:final\s+)?(?:guess|pick|choice|vote|selection|bet)\s*"
@@ -89,6 +95,12 @@ _STATEMENTS: list[tuple[int, str, re.Pattern[str]]] = [
     (2, "it-is", re.compile(r"\b(?:it|that|this|which)(?:'s|\s+is|\s+must\s+be|\s+would\s+be|\s+should"
                             r"\s+be)\s+(?:(?:option|choice|answer)\s+)?" + TOKEN, re.I)),
 ]
+# Any language: an answer word, at most two words, then a capital letter that ends the
+# sentence ("Prawidłowa odpowiedź to A.", "Rätt svar är C.").
+_STATEMENTS.append((2, "answer-is", re.compile(
+    r"(?<![A-Za-z])" + _ANSWER_WORD + r"\w*(?:\s+[^\s\d]{1,12}){0,2}?\s*[:\uff1a]?\s*"
+    r"(?:(?P<o>[\(\[])(?P<lf>(?-i:[A-Z]))[\)\]]|(?P<lb>(?-i:[A-Z])))(?=\s*(?:[.!\u3002\u0964]|$))",
+    re.I)))
 # "(B) is correct", "Option C is the right answer", "B is the best choice"
 _LETTER_IS = re.compile(r"(?:(?:option|choice)\s+)?" + TOKEN + r"[^.,;:\n()\[\]]{0,60}?\s+(?:is|seems|"
                         r"looks|appears)\s+(?:to\s+be\s+)?(?:the\s+)?(?:(?:correct|right|best|true|"
@@ -96,6 +108,8 @@ _LETTER_IS = re.compile(r"(?:(?:option|choice)\s+)?" + TOKEN + r"[^.,;:\n()\[\]]
                         r"answer\b|only\b(?!\s+(?:one\s+)?(?:that|which)\s+(?:is(?:n't|\s+not)|"
                         r"doesn't|does\s+not|can't|cannot)\b)(?![^.;\n]{0,40}\b(?:wrong|incorrect)\b))",
                         re.I)
+# "✅ C", "✓ (B)": a tick before the letter
+_MARK_BEFORE = re.compile(r"(?:\u2705|\u2714\ufe0f?|\u2713)\s*(?:(?:option|choice)\s+)?" + TOKEN, re.I)
 # "C) Nitrogen - correct", "C: correct", "(C) ✓"
 _LETTER_MARK = re.compile(r"(?:(?:option|choice)\s+)?" + TOKEN + r"[.)\]]?[^.,;\n()\[\]]{0,60}?\s*[-:\u2014"
                           r"\u2013]?\s*(?:(?<=[-:\u2014\u2013\s])(?:correct|right)(?!\w)|"
@@ -143,6 +157,10 @@ def _bare_ok(text: str, m: re.Match[str], options: list[str]) -> bool:
     end = m.end("lb")
     if re.match(r"\.[A-Za-z]", text[end:end + 2]):  # e.g. / i.e. / U.S.
         return False
+    head = _norm(text[max(0, m.start("lb") - 40):end])
+    if any(len(o.split()) > 1 and o.split()[-1] == raw.lower() and head.endswith(o)
+           for o in map(_norm, options)):
+        return False  # the last word of an option's text: "Vitamin D", "Plan B"
     if raw.isupper() and raw not in "AI":
         return True
     if _FOLLOW_OK.match(text, end):
@@ -183,13 +201,16 @@ def statements(text: str, options: list[str]) -> list[Hit]:
             ambiguous = bool(_AMBIGUOUS.match(text, m.end())) or bool(
                 _EITHER.search(text[max(0, start - 12):start]))
             hits.append(Hit(i, start, tier, how, ambiguous))
-    for m in (*_LETTER_IS.finditer(text), *_LETTER_MARK.finditer(text)):
+    for m in (*_LETTER_IS.finditer(text), *_LETTER_MARK.finditer(text),
+              *_MARK_BEFORE.finditer(text)):
         i = token_index(text, m, options)
         if i is None:
             continue
-        start, _ = _token_span(m)
+        start, end = _token_span(m)
         if not negated_before(text, start):
-            hits.append(Hit(i, start, 2, "letter-is"))
+            after = re.match(r"[\)\]\}>]?(?:\s*\*\*)?", text[end:])
+            ambiguous = bool(_AMBIGUOUS.match(text, end + (after.end() if after else 0)))
+            hits.append(Hit(i, start, 2, "letter-is", ambiguous))
     bold = [(m, letter_index(m.group("a") or m.group("b"), len(options)))
             for m in _BOLD.finditer(text)]
     if len({i for _, i in bold if i is not None}) == 1:  # one bold letter: a statement

@@ -16,7 +16,8 @@ from fractions import Fraction
 
 _CURRENCY = r"(?:\$|US\$|USD\s*|Rs\.?\s*|INR\s*|\u20b9|\u20ac|\u00a3|EUR\s*|GBP\s*)"
 NUMBER = re.compile(
-    r"(?<![\w.^/])(?:(?P<sign>-(?=\S)|negative\s+))?" + _CURRENCY + r"?(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)"
+    r"(?<![\w.^/])(?:(?P<sign>-(?=\S)|negative\s+))?" + _CURRENCY + r"?(?:(?P<whole>\d+)\s+"
+    r"(?=\d+\s*/\s*\d))?(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)"
     r"(?:\.\d+)?|\.\d+)(?:\s*/\s*(?P<den>\d+(?:\.\d+)?))?(?![\d/])(?P<pct>\s*(?:%|percent\b|"
     r"per\s+cent\b))?(?P<cents>\s*(?:cents?\b|\u00a2))?")
 _UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -50,12 +51,15 @@ def _to_value(m: re.Match[str]) -> Value | None:
         value = float(Fraction(num) / Fraction(m.group("den"))) if m.group("den") else float(num)
     except (ValueError, ZeroDivisionError):
         return None
+    if m.group("whole"):  # "2 1/2"
+        value += int(m.group("whole"))
     if m.group("sign"):
         value = -value
     decimals = len(num.split(".")[1]) if "." in num and not m.group("den") else 0
     if m.group("cents"):  # "30 cents" is $0.30
         value, decimals = value / 100, decimals + 2
-    form = ("-" if m.group("sign") else "") + num + ("/" + m.group("den") if m.group("den") else "")
+    form = (("-" if m.group("sign") else "") + (m.group("whole") + " " if m.group("whole") else "")
+            + num + ("/" + m.group("den") if m.group("den") else ""))
     return Value(value, bool(m.group("pct")), decimals, m.start(), m.end(), form)
 
 

@@ -34,13 +34,18 @@ _NO_IDIOM = (r"(?!\s+(?:doubt|question|problem|wonder|errors?|mistakes?|issues?|
 # "Das ist falsch", "否。", "いいえ").
 _COPULA_XL = (r"(?:(?:das|es|c'est|c\s+est|isso|isto|esto|eso|questo|ci\u00f2|dat|het|\u044d\u0442\u043e)"
               r"\s+(?:ist|est|es|\u00e9|\u00e8|is)?\s*)")
-_YES_XL = (r"sim|s[\u00ed\u00ec]|ja|jawohl|oui|tak|ano|evet|\u0434\u0430|\u662f\u7684|\u662f|"
+_YES_XL = (r"sim|s[\u00ed\u00ec]|ja|jawohl|oui|tak|ano|evet|ya|benar|betul|\u0111\u00fang|ndiyo|"
+           r"\u0442\u0430\u043a|\u03bd\u03b1\u03b9|\u0646\u0639\u0645|\u0635\u062d\u064a\u062d|"
+           r"\u0628\u0644\u0647|\u05db\u05df|\u0939\u093e\u0901|\u0939\u093e\u0902|\u0938\u0939\u0940|"
+           r"\u0e43\u0e0a\u0e48|\u0434\u0430|\u662f\u7684|\u662f|"
            r"\u5bf9|\u6b63\u786e|\u6ca1\u9519|\u306f\u3044|\u305d\u3046\u3067\u3059|"
            r"\u6b63\u3057\u3044|\ub124|\uc608|\ub9de\uc2b5\ub2c8\ub2e4|\u0432\u0435\u0440\u043d\u043e|"
            r"\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e|" + _COPULA_XL
            + r"?(?:verdad(?:ero)?|verdade(?:iro)?|vero|vrai|wahr|richtig|correct[oa]|corretto|"
            r"certo|cierto|juist|waar|exact[oa]?|exato|esatto)")
-_NO_XL = (r"n[\u00e3a]o|nein|non|nee|nej|nie|hay\u0131r|\u043d\u0435\u0442|\u5426|\u4e0d\u5bf9|"
+_NO_XL = (r"n[\u00e3a]o|nein|non|nee|nej|nie|hay\u0131r|tidak|salah|bukan|kh\u00f4ng|hapana|"
+          r"\u043d\u0456|\u03cc\u03c7\u03b9|\u0644\u0627|\u062e\u0637\u0623|\u0646\u0647|\u05dc\u05d0|"
+          r"\u0928\u0939\u0940\u0902|\u0917\u0932\u0924|\u0e44\u0e21\u0e48|\u043d\u0435\u0442|\u5426|\u4e0d\u5bf9|"
           r"\u4e0d\u662f|\u4e0d\u6b63\u786e|\u9519(?:\u8bef)?|\u3044\u3044\u3048|"
           r"\u9055\u3044\u307e\u3059|\uc544\ub2c8(?:\uc694|\uc624)|"
           r"\u043d\u0435\u0432\u0435\u0440\u043d\u043e|\u043d\u0435\u043f\u0440\u0430\u0432\u0438"
@@ -84,7 +89,9 @@ _NO = re.compile(
     r"not\s+a\s+chance|false|incorrect|"
     r"wrong|inaccurate|untrue|not\s+(?:true|correct|right|accurate|so|at\s+all)|"
     r"(?:probably|likely|most\s+likely)\s+(?:not|false|no|incorrect|wrong)|negative|"
-    r"(?:absolutely|certainly|definitely|of\s+course|surely)\s+not|"
+    r"(?:absolutely|certainly|definitely|of\s+course|surely)\s+not|(?:absolutely|completely|"
+    r"totally|entirely|definitely|certainly|clearly|simply|plainly|utterly|obviously)\s+(?:false|"
+    r"wrong|incorrect|untrue|inaccurate)|"
     r"(?:it|that|this)\s+(?:doesn't|does\s+not)\s+check\s+out|"
     r"i(?:'d|\s+would)\s+say\s+no|"
     r"(?:that|this|it)(?:'s|\s+is)\s+(?:not\s+(?:true|correct|right|accurate)|" + _FALSE + r")|"
@@ -93,7 +100,7 @@ _NO = re.compile(
     r"this\s+is)\s+(?:not\s+" + _TRUTH + r"|" + _FALSE + r")|"
     r"(?:i'?m|i\s+am)\s+not\s+(?:sure|certain|convinced)\s+(?:that'?s|that\s+is|this\s+is|"
     r"it'?s|it\s+is|the\s+statement\s+is)\s+" + _TRUTH + r"|"
-    r"(?:you(?:'re|\s+are))\s+(?:wrong|mistaken|incorrect))\b", re.I)
+    r"(?:you(?:'re|\s+are))\s+(?:wrong|mistaken|incorrect))(?:\b|(?<=[^\x00-\u024f]))", re.I)
 _YES = re.compile(
     r"^(?:yes|yeah|yep|yup|yea|da|" + _YES_XL + r"|correct|true|right|indeed|absolutely|exactly|"
     r"definitely|certainly|of\s+course|sure|affirmative|accurate|spot\s+on|precisely|bingo|"
@@ -104,8 +111,8 @@ _YES = re.compile(
     + _TRUTH + r"|you(?:'re|\s+are)\s+(?:(?:absolutely|completely|quite|totally|entirely)\s+)?"
     r"(?:correct|right)|i\s+(?:think|believe|guess)\s+so|"
     r"i\s+(?:think|believe)\s+(?:it'?s|it\s+is|that'?s|that\s+is|this\s+is)\s+" + _TRUTH + r"|"
-    r"(?:it|that|this)(?:'s|\s+is)\s+(?:not|never)\s+(?:wrong|false|incorrect|inaccurate))\b",
-    re.I)
+    r"(?:it|that|this)(?:'s|\s+is)\s+(?:not|never)\s+(?:wrong|false|incorrect|inaccurate))"
+    r"(?:\b|(?<=[^\x00-\u024f]))(?!\s+(?:false|wrong|incorrect|untrue|not)\b)", re.I)
 _NOT = r"not\s+(?:(?:entirely|completely|quite|fully|totally|wholly|100%|really|exactly)\s+)?"
 _NO_STMT = re.compile(r"\b" + _SUBJ + _COP + _ADV + r"\s+(?:" + _NOT + _TRUTH + r"|" + _FALSE
                       + r")\b|\b" + _SUBJ + r"\s+(?:isn't|wasn't|aren't|is\s+not|was\s+not)\s+"
@@ -151,7 +158,9 @@ _UNDETERMINED = re.compile(
     r"determine\b|\b(?:is|are|was)\s+not\s+(?:mentioned|stated|specified|given|provided|known|"
     r"said)\b|\b(?:does\s+not|doesn't|do\s+not|don't|did\s+not|didn't)\s+(?:say|mention|state|"
     r"specify|tell|provide|indicate|contain|include|give)\b|\bcan'?t\s+(?:tell|say)\b|"
-    r"\bno\s+(?:mention|indication)\b|\bnot\s+determinable\b", re.I)
+    r"\bno\s+(?:mention|indication)\b|\bnot\s+determinable\b|\b(?:is|are|was|were)\s+never\s+"
+    r"(?:mentioned|stated|specified|given|said|indicated|explained)\b|\bnever\s+(?:says|states|"
+    r"mentions|tells\s+us)\b", re.I)
 _CONTRAST = re.compile(r"\b(?:but|however|though|although|except|apart\s+from|other\s+than|"
                        r"that\s+said|yet|one\s+(?:small\s+|minor\s+)?(?:detail|correction|"
                        r"error|issue|caveat|thing))\b", re.I)
@@ -170,6 +179,10 @@ _EXCEPT_PART = re.compile(r"\bexcept\s+(?:that\s+|for\s+)?(?:the|its|his|her|the
                           r"(?:year|date|name|number|place|location|city|country|time|figure|"
                           r"amount|detail|part|fact|birth)|\bexcept\s+(?:that\s+)?(?:it|he|she|"
                           r"they)\s+(?:was|is|were|are|did|does|had|has)\b", re.I)
+# "I could be wrong", "if I'm not mistaken": doubt about oneself, not an error in the claim
+_SELF_DOUBT = re.compile(r"\b(?:I|I'm|I\s+am|I've|I\s+may|I\s+might|I\s+could)\s+(?:(?:could|might|"
+                         r"may|be|been|have\s+been)\s+){0,2}$|\b(?:if|unless)\s+I'?m\s+(?:not\s+)?$|"
+                         r"\bcorrect\s+me\s+if\s+I'?m\s+$", re.I)
 _STRONG_ERRORS = ("wrong", "incorrect", "inaccurate", "mistake", "mistaken", "misconception",
                   "myth", "false", "untrue", "error", "misleading")
 
@@ -214,7 +227,7 @@ def _real_errors(text: str) -> list[re.Match[str]]:
     out = []
     for m in _ERROR.finditer(text):
         head = text[max(0, m.start() - 30):m.start()]
-        if _NEGATED_ERROR.search(head) or _ATTRIBUTED.search(head):
+        if _NEGATED_ERROR.search(head) or _ATTRIBUTED.search(head) or _SELF_DOUBT.search(head):
             continue
         if m.group(0).lower() == "off" and not re.search(r"\b(?:is|are|was|seems|slightly|bit|"
                                                          r"detail)\s+$", head, re.I):

@@ -79,15 +79,31 @@ _ABSTAIN = re.compile(
         r"\u0438\u0438",
         r"\u6ca1\u6709\u63d0\u5230|\u672a\u63d0\u53ca|\u6ca1\u6709\u63d0\u53ca|\u6ca1\u6709\u76f8"
         r"\u5173\u4fe1\u606f|\u672a\u8bf4\u660e|\u8a18\u8f09\u3055\u308c\u3066\u3044\u307e\u305b"
-        r"\u3093|\u308f\u304b\u308a\u307e\u305b\u3093")), re.I | re.M)
+        r"\u3093|\u308f\u304b\u308a\u307e\u305b\u3093|\u60c5\u5831\u304c\u3042\u308a\u307e\u305b\u3093|"
+        r"\u4e0d\u660e|\u672a\u77e5",
+        # Dutch, Swedish, Polish, Turkish, Indonesian, Vietnamese, Korean, Arabic, Hindi
+        r"\bstaat\s+niet\s+in\b|\bniet\s+(?:vermeld|genoemd|te\s+beantwoorden)\b|\bgeen\s+informatie\b|"
+        r"\bonbeantwoordbaar\b|\bframg\u00e5r\s+inte\b|\bingen\s+information\b|\bbrak\s+informacji\b|"
+        r"\bnie\s+(?:wiadomo|mo\u017cna\s+odpowiedzie\u0107)\b|\bbilgi\s+(?:yok|bulunmamaktad\u0131r)\b|"
+        r"\bbelirtilmemi\u015f\b|\bcevaplanamaz\b|\btidak\s+(?:disebutkan|ada\s+informasi|dapat\s+"
+        r"dijawab)\b|\bkh\u00f4ng\s+(?:c\u00f3\s+th\u00f4ng\s+tin|th\u1ec3\s+tr\u1ea3\s+l\u1eddi)\b",
+        r"\uc815\ubcf4\uac00\s*\uc5c6|\uc54c\s*\uc218\s*\uc5c6|\ub2f5\ud560\s*\uc218\s*\uc5c6|"
+        r"\uc5b8\uae09\ub418\uc9c0\s*\uc54a|\u0644\u0627\s+\u062a\u0648\u062c\u062f\s+\u0645\u0639\u0644"
+        r"\u0648\u0645\u0627\u062a|\u0644\u0627\s+\u064a\u0645\u0643\u0646\s+\u0627\u0644\u0625\u062c\u0627"
+        r"\u0628\u0629|\u091c\u093e\u0928\u0915\u093e\u0930\u0940\s+\u0928\u0939\u0940\u0902",
+        r"\bsin\s+(?:informaci[\u00f3o]n|datos)\b|\bno\s+(?:aparece|figura|consta)\b|"
+        # English: "the documents are silent on this", "nothing in the passages says"
+        r"\b(?:documents?|passages?|context|sources?|texts?)\s+(?:is|are)\s+silent\b|\bnothing\s+in\s+the\s+"
+        r"(?:documents?|passages?|context|sources?|texts?)\b|\b(?:documents?|passages?|context|sources?)\s+"
+        r"lacks?\b")), re.I | re.M)
 # An answer stated after the abstention word ("Unanswerable questions aside, the answer is X").
 _ANSWER_AFTER = re.compile(r"\b(?:the\s+)?(?:final\s+)?answer\s+(?:is|would\s+be|[:=])\s*(?!(?:not|"
                            r"unanswerable|unknown|none|unclear|that|n/?a)\b)[\"'*]*\w", re.I)
 # ... unless the reply goes on to answer anyway.
 _ANSWERS_ANYWAY = re.compile(
     r"\b(?:but|however|though|although|yet)\b[\s,]*(?:based\s+on\s+(?:my|general)\s+knowledge"
-    r"|from\s+(?:my|general)\s+knowledge|according\s+to\s+(?:my|general)\s+knowledge|it\s+(?:is|"
-    r"was|'s)\b|the\s+answer\s+is\b|i\s+(?:believe|think)\b|it'?s\s+(?:likely|probably)\b|"
+    r"|from\s+(?:my|general)\s+knowledge|according\s+to\s+(?:my|general)\s+knowledge|it(?:\s+is|"
+    r"\s+was|'s)\b|the\s+answer\s+is\b|i\s+(?:believe|think)\b|it'?s\s+(?:likely|probably)\b|"
     r"(?:likely|probably)\b)", re.I)
 _CONFLICT_BROAD = re.compile(
     r"\bcontradict(?:s|ory|ion|ions|ing)?\b|\bdisagree(?:s|ment|ments)?\b|\b(?:do|does)\s+not"
@@ -107,7 +123,13 @@ _CONFLICT_BROAD = re.compile(
     # "the documents don't match", "mismatch", "multiple answers found"
     r"\b(?:do|does|did)\s*(?:not|n't)\s+(?:match|line\s+up|align|add\s+up|tally|square)\b|"
     r"\bmismatch(?:ed|es)?\b|\b(?:multiple|several|more\s+than\s+one)\s+(?:different\s+|possible\s+|"
-    r"candidate\s+)?(?:answers?|values?|dates?|years?|names?|figures?|candidates?)\b", re.I)
+    r"candidate\s+)?(?:answers?|values?|dates?|years?|names?|figures?|candidates?)\b|"
+    r"\b(?:figures|values|numbers|dates|years|answers|accounts|reports|documents|sources|passages|"
+    r"claims)\s+(?:vary|differ|diverge|conflict)\b|\bvar(?:y|ies)\s+(?:across|between|among)\b|"
+    r"\boutlier\b|\bspreken\s+elkaar\s+tegen\b|\bkomen\s+niet\s+overeen\b|\bno\s+coinciden\b|"
+    r"\b(?:difieren|discrepan|divergen|divergem|divergent|diff\u00e8rent)\b|\bne\s+concordent\s+pas\b|"
+    r"\bstimmen\s+nicht\s+\u00fcberein\b|\bnon\s+concordano\b|\bn[\u00e3a]o\s+coincidem\b|"
+    r"\u8bf4\u6cd5\u4e0d\u540c|\u4e00\u81f4\u3057\u306a\u3044|\uc77c\uce58\ud558\uc9c0\s*\uc54a", re.I)
 _DOC = (r"(?:doc(?:ument)?s?|documento?s?|dokumente?n?|passages?|sources?|articles?)\s*#?\d*"
         r"(?:\s*(?:and|,|&)\s*\d+)*")
 _DOC_SAYS = (r"(?:says?|states?|claims?|lists?|gives?|attributes?|credits?|names?|mentions?|"
@@ -139,8 +161,12 @@ _TENTATIVE = re.compile(
     r"a\s+conflict)|/\s*(?:un-?answerable|conflict)\b|\b(?:un-?answerable|conflict)\s*/|"
     r"\b(?:whether|if)\s+(?:that|this|it)\s+(?:counts\s+as|is)\s+(?:a\s+)?(?:conflict|un-?answerable)",
     re.I)
-_AGREE = re.compile(r"\b(?:all|both)\s+(?:the\s+)?(?:documents?\s+)?agree\b|\b(?:documents?|"
-                    r"sources?)\s+(?:all\s+)?agree\b|\bare\s+consistent\b", re.I)
+_AGREE = re.compile(r"\b(?:all|both|every)\s+(?:of\s+)?(?:the\s+)?(?:documents?\s+|sources?\s+|passages?\s+)?"
+                    r"agrees?\b|\b(?:documents?|sources?|passages?)\s+(?:all\s+)?agree\b|\bare\s+"
+                    r"consistent\b|\b(?:all|both|every)\s+(?:of\s+)?(?:the\s+)?(?:documents?|sources?|"
+                    r"passages?)\s+(?:all\s+)?(?:says?|states?|gives?|reports?|lists?|names?|confirms?)\b|"
+                    r"\b(?:documents?|sources?|passages?)\s+all\s+(?:say|state|give|report|list|name|"
+                    r"confirm)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -207,7 +233,7 @@ def detect_conflict(text: str, *, mode: Mode = "paper") -> Detection:
         return Detection(True, "conflict")
     if mode == "paper":
         return Detection(False, "paper: no 'conflict'")
-    if _first_unnegated(_CONFLICT_BROAD, body) is not None:
+    if _first_unnegated(_CONFLICT_BROAD, body) is not None and not _AGREE.search(body):
         return Detection(True, "conflict phrase")
     if _CONTRAST_DOCS.search(body) and not _AGREE.search(body):
         return Detection(True, "documents contrasted")
@@ -255,9 +281,28 @@ def unusable(text: str) -> str | None:
         return "refusal"
     asked = len(parts) == 3 and parts[1] == "?" and bool(  # "Wellington? unanswerable …"
         _UNANSWERABLE.search(parts[2]) or _CONFLICT_WORD.search(parts[2]))
-    if opens_answer and (asked or _TENTATIVE.search(body)):
+    if (opens_answer and asked) or (_TENTATIVE.search(body) and _offers_answer(body)):
         return "undecided"
     return None
+
+
+def _offers_answer(body: str) -> bool:
+    """A short clause that names a candidate answer ("Possibly 1776", "Charles III"), not one
+    about the documents, not a hedge alone, not the abstention or conflict itself."""
+    for clause in re.split(r"[,;?!/\u2014\u2013\n]|\.\.\.|\u2026|\.(?:\s|$)|\s(?:or|but|though|"
+                           r"although|so)\s", body):
+        words = re.findall(r"\w+", clause)
+        if not words or len(words) > 6 or _UNANSWERABLE.search(clause) or _ABSTAIN.search(clause) \
+                or _CONFLICT_WORD.search(clause) or _HEDGE_ONLY.fullmatch(clause.strip(" .")):
+            continue
+        if not re.search(r"\b(?:documents?|passages?|sources?|context|texts?|question|information|"
+                         r"answer)\b", clause, re.I):
+            return True
+    return False
+
+
+_HEDGE_ONLY = re.compile(r"(?:hmm+|well|maybe|perhaps|possibly|probably|not\s+sure|i'?m\s+not\s+sure|"
+                         r"unsure|i\s+think|i\s+guess|no\s+idea)(?:\s+(?:hmm+|maybe|perhaps))*", re.I)
 
 
 def classify_reply(text: str, *, prompt: Prompt = "unans", mode: Mode = "paper") -> str | None:
