@@ -112,7 +112,7 @@ def _pick(hits: list[Hit]) -> Hit | None:
 # Rules that read a letter: the letter must agree with what the reply says beside it.
 _LETTER_RULES = frozenset({"only", "final", "label", "boxed", "answer-is", "correct-option",
                            "choose", "so", "my-pick", "believe", "it-is", "letter-is", "bold",
-                           "json", "last-line", "conclusion", "mention"})
+                           "json", "last-line", "conclusion", "mention", "lone-letter"})
 
 
 def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Choice:
@@ -168,6 +168,11 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
         return checked(i, start, "mention")
     if len(positive) > 1:
         return Choice(None, "ambiguous")
+    lone = letters.lone_letter(text, options)
+    if lone is not None:
+        spot = next((m.start() for m in re.finditer(letters.TOKEN, text)
+                     if letters.token_index(text, m, options) == lone), 0)
+        return checked(lone, spot, "lone-letter")
     if kind == "yesno":
         return _yes_no(text, options)
     if chopped:
@@ -279,6 +284,12 @@ def _polar_statements(text: str, options: list[str]) -> list[Hit]:
         i = _polar_index(options, _POLAR_WORDS.get(m.group("word").lower(), "undetermined"))
         if i is not None and not clause_negated(text, m.start()):
             out.append(Hit(i, m.start("word"), 2, "yesno-answer"))
+    closing = sentences(text)[-1:]  # "… never part of the Olympic program. True"
+    for start, sentence in closing:
+        said = _YES_OPTIONS.get(sentence.strip(" *_.!").lower())
+        i = _polar_index(options, said) if said else None
+        if i is not None and len(sentences(text)) > 1 and not letters.option_lines(text, options):
+            out.append(Hit(i, start, 2, "yesno-last"))
     for start, sentence in sentences(text):  # "So the statement is false."
         if _POLAR_CONCLUSION.match(sentence):
             said = polarity.statement(sentence)
@@ -320,6 +331,8 @@ def _yes_no(text: str, options: list[str]) -> Choice:
             if found == "partial" or (partial and found == "yes"):
                 partial = True  # "Not quite. … So the statement is false." reads on
                 continue
+            if found == "yes" and polarity.correction(text[text.find(clause) + len(clause):]):
+                found = "no"  # "Yes, except that it was 1945, not 1944." takes the yes back
             if found in ("yes", "no"):
                 i = _polar_index(options, found)
                 return Choice(i, "yesno-" + found) if i is not None else Choice(None, "unparsed")

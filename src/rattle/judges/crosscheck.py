@@ -68,8 +68,13 @@ def disagrees(text: str, start: int, index: int, options: list[str], *, question
     """Does the reply name another option right beside the letter at ``start``?"""
     m = _TOKEN_AT.match(text, start)
     end = m.end() if m else start + 1
-    after = re.split(r"[,;(\n]|\s[\u2014\u2013-]\s|[\u2014\u2013]|\.(?:\s|$)|\s(?:because|since|as|"
-                     r"which|is|was|are)\s", text[end:end + 100], maxsplit=1)[0]
+    rest = text[end:end + 100]
+    paren = re.match(r"[ \t]*[,:.\-\u2013\u2014]?[ \t]*\(([^()\n]{1,40})\)", rest)  # "C (9)"
+    lead = re.match(r"[ \t]*[,:][ \t]*", rest)  # "B, true": the whole next clause restates
+    hard = r"[,;(\n]|\s[\u2014\u2013-]\s|[\u2014\u2013]|\.(?:\s|$)"
+    after = paren.group(1) if paren else (
+        re.split(hard, rest[lead.end():], maxsplit=1)[0] if lead else
+        re.split(hard + r"|\s(?:because|since|as|which|is|was|are)\s", rest, maxsplit=1)[0])
     named = _named(after, options, values, at_end=False)
     if named is not None and named != index:
         return True

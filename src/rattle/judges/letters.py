@@ -66,8 +66,8 @@ _STATEMENTS: list[tuple[int, str, re.Pattern[str]]] = [
     (2, "answer-is", re.compile(r"(?<![A-Za-z])" + _ANSWER_WORD + _ADJ_AFTER + _COPULA + TOKEN, re.I)),
     (2, "correct-option", re.compile(r"\b(?:correct|right|best|closest|nearest|only\s+correct|"
                                      r"most\s+(?:likely|appropriate|suitable|plausible))\s+"
-                                     r"(?:option|choice|letter)\b\s*(?:is|would\s+be|:|=|-)?\s*"
-                                     + TOKEN, re.I)),
+                                     r"(?:option|choice|letter)\b\s*(?:is|would\s+be|:|=|-|\u2192|=>|->)?"
+                                     r"\s*" + TOKEN, re.I)),
     # "The only option consistent with the passage is (A)", "the option that fits is C"
     (2, "correct-option", re.compile(r"\b(?:(?:only|one|remaining)\s+(?:option|choice|alternative|"
                                      r"answer|one)|(?:option|choice|alternative)\s+(?:that|which))"
@@ -105,7 +105,7 @@ _STATEMENTS.append((2, "answer-is", re.compile(
 _LETTER_IS = re.compile(r"(?:(?:option|choice)\s+)?" + TOKEN + r"[^.,;:\n()\[\]]{0,60}?\s+(?:is|seems|"
                         r"looks|appears)\s+(?:to\s+be\s+)?(?:the\s+)?(?:(?:correct|right|best|true|"
                         r"most\s+(?:likely|appropriate|accurate|plausible))\b(?!\s+only)|(?:final\s+)?"
-                        r"answer\b|only\b(?!\s+(?:one\s+)?(?:that|which)\s+(?:is(?:n't|\s+not)|"
+                        r"answer\b|my\s+(?:final\s+)?(?:answer|choice|pick|guess)\b|only\b(?!\s+(?:one\s+)?(?:that|which)\s+(?:is(?:n't|\s+not)|"
                         r"doesn't|does\s+not|can't|cannot)\b)(?![^.;\n]{0,40}\b(?:wrong|incorrect)\b))",
                         re.I)
 # "✅ C", "✓ (B)": a tick before the letter
@@ -155,8 +155,9 @@ def _bare_ok(text: str, m: re.Match[str], options: list[str]) -> bool:
     """A bare letter (no brackets) stands as a letter: see the module docstring."""
     raw = m.group("lb")
     end = m.end("lb")
-    if re.match(r"\.[A-Za-z]", text[end:end + 2]):  # e.g. / i.e. / U.S.
-        return False
+    if re.match(r"\.[A-Za-z]", text[end:end + 2]) or re.search(r"[A-Za-z]\.$",
+                                                               text[:m.start("lb")]):
+        return False  # e.g. / i.e. / U.S.
     head = _norm(text[max(0, m.start("lb") - 40):end])
     if any(len(o.split()) > 1 and o.split()[-1] == raw.lower() and head.endswith(o)
            for o in map(_norm, options)):
@@ -309,6 +310,23 @@ def mention_spans(text: str, options: list[str]) -> list[tuple[int, int, bool]]:
             continue
         out.append((i, m.start(), negated_before(text, m.start()) or negated_after(text, m.end())))
     return out
+
+
+def lone_letter(text: str, options: list[str]) -> int | None:
+    """A short reply (at most 15 words) in which exactly one option letter stands as a letter,
+    not rejected: read in any language ("התשובה הנכונה היא A.", "==> D", "คำตอบคือ C")."""
+    if len(re.findall(r"\w+", text)) > 15:
+        return None
+    found = set()
+    for m in re.finditer(TOKEN, text):
+        i = token_index(text, m, options)
+        if i is None or (m.group("lb") and m.group("lb").islower()):
+            continue
+        start, end = _token_span(m)
+        if negated_before(text, start) or negated_after(text, end + 1):
+            return None
+        found.add(i)
+    return found.pop() if len(found) == 1 else None
 
 
 def option_lines(text: str, options: list[str]) -> bool:

@@ -17,7 +17,7 @@ from fractions import Fraction
 _CURRENCY = r"(?:\$|US\$|USD\s*|Rs\.?\s*|INR\s*|\u20b9|\u20ac|\u00a3|EUR\s*|GBP\s*)"
 NUMBER = re.compile(
     r"(?<![\w.^/])(?:(?P<sign>-(?=\S)|negative\s+))?" + _CURRENCY + r"?(?:(?P<whole>\d+)\s+"
-    r"(?=\d+\s*/\s*\d))?(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)"
+    r"(?=\d+\s*/\s*\d))?(?P<num>(?<!\d,)\d+,\d{1,2}(?![\d,])|(?:\d{1,3}(?:,\d{3})+|\d+)"
     r"(?:\.\d+)?|\.\d+)(?:\s*/\s*(?P<den>\d+(?:\.\d+)?))?(?![\d/])(?P<pct>\s*(?:%|percent\b|"
     r"per\s+cent\b))?(?P<cents>\s*(?:cents?\b|\u00a2))?")
 _UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -46,7 +46,8 @@ class Value:
 
 
 def _to_value(m: re.Match[str]) -> Value | None:
-    num = m.group("num").replace(",", "")
+    raw = m.group("num")  # "2,5" is a decimal comma; "1,500" a thousands separator
+    num = raw.replace(",", ".") if re.fullmatch(r"\d+,\d{1,2}", raw) else raw.replace(",", "")
     try:
         value = float(Fraction(num) / Fraction(m.group("den"))) if m.group("den") else float(num)
     except (ValueError, ZeroDivisionError):

@@ -27,14 +27,16 @@ _FILLER = re.compile(r"^(?:[\s\W]|\b(?:well|hmm+|ok(?:ay)?|so|great question|goo
                      r"let me (?:check|think|see)|sure|alright|verdict|answer|final answer|"
                      r"response|short answer|in short|overall|generally|basically|technically|"
                      r"actually|honestly|then|therefore|thus|hence|and|but|however|"
-                     r"correct\s+me\s+if\s+(?:i'?m|i\s+am)\s+wrong)\b)+", re.I)
+                     r"correct\s+me\s+if\s+(?:i'?m|i\s+am)\s+wrong|uh+|um+|er+m?|ah+)\b)+", re.I)
 _NO_IDIOM = (r"(?!\s+(?:doubt|question|problem|wonder|errors?|mistakes?|issues?|inaccurac\w*|"
              r"way\s+(?:to|of|around|out)|one|matter|need|worries|kidding|surprise)\b)")
 # Verdict words in the languages models answer in besides English (openers: "Sim, é verdade",
 # "Das ist falsch", "否。", "いいえ").
 _COPULA_XL = (r"(?:(?:das|es|c'est|c\s+est|isso|isto|esto|eso|questo|ci\u00f2|dat|het|\u044d\u0442\u043e)"
               r"\s+(?:ist|est|es|\u00e9|\u00e8|is)?\s*)")
-_YES_XL = (r"sim|s[\u00ed\u00ec]|ja|jawohl|oui|tak|ano|evet|ya|benar|betul|\u0111\u00fang|ndiyo|"
+_PUNCT_AFTER = r"(?=\s*(?:[,.!;:\u2014\u2013-]|$))"  # short words that are also other words
+_YES_XL = (r"sim|s[\u00ed\u00ec]|ja|jawohl|oui|ano|evet|benar|betul|\u0111\u00fang|ndiyo|kweli|"
+           r"kyll\u00e4|igen|taip|opo|(?:tak|ya|jah|oo|tama)" + _PUNCT_AFTER + r"|"
            r"\u0442\u0430\u043a|\u03bd\u03b1\u03b9|\u0646\u0639\u0645|\u0635\u062d\u064a\u062d|"
            r"\u0628\u0644\u0647|\u05db\u05df|\u0939\u093e\u0901|\u0939\u093e\u0902|\u0938\u0939\u0940|"
            r"\u0e43\u0e0a\u0e48|\u0434\u0430|\u662f\u7684|\u662f|"
@@ -43,7 +45,8 @@ _YES_XL = (r"sim|s[\u00ed\u00ec]|ja|jawohl|oui|tak|ano|evet|ya|benar|betul|\u011
            r"\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e|" + _COPULA_XL
            + r"?(?:verdad(?:ero)?|verdade(?:iro)?|vero|vrai|wahr|richtig|correct[oa]|corretto|"
            r"certo|cierto|juist|waar|exact[oa]?|exato|esatto)")
-_NO_XL = (r"n[\u00e3a]o|nein|non|nee|nej|nie|hay\u0131r|tidak|salah|bukan|kh\u00f4ng|hapana|"
+_NO_XL = (r"n[\u00e3a]o|nein|non|nee|nej|nie|hay\u0131r|tidak|salah|bukan|kh\u00f4ng|hapana|si\s+kweli|"
+          r"(?:nei|ne|nu|nem|ei|hindi|mali)" + _PUNCT_AFTER + r"|"
           r"\u043d\u0456|\u03cc\u03c7\u03b9|\u0644\u0627|\u062e\u0637\u0623|\u0646\u0647|\u05dc\u05d0|"
           r"\u0928\u0939\u0940\u0902|\u0917\u0932\u0924|\u0e44\u0e21\u0e48|\u043d\u0435\u0442|\u5426|\u4e0d\u5bf9|"
           r"\u4e0d\u662f|\u4e0d\u6b63\u786e|\u9519(?:\u8bef)?|\u3044\u3044\u3048|"
@@ -100,7 +103,9 @@ _NO = re.compile(
     r"this\s+is)\s+(?:not\s+" + _TRUTH + r"|" + _FALSE + r")|"
     r"(?:i'?m|i\s+am)\s+not\s+(?:sure|certain|convinced)\s+(?:that'?s|that\s+is|this\s+is|"
     r"it'?s|it\s+is|the\s+statement\s+is)\s+" + _TRUTH + r"|"
-    r"(?:you(?:'re|\s+are))\s+(?:wrong|mistaken|incorrect))(?:\b|(?<=[^\x00-\u024f]))", re.I)
+    r"(?:you(?:'re|\s+are))\s+(?:wrong|mistaken|incorrect)|i\s+(?:guess|suppose|reckon)\s+(?:it'?s\s+)?"
+    r"(?:false|not|wrong|incorrect|no)|(?:it'?s|it\s+is|that'?s|that\s+is)\s+the\s+(?:other\s+way\s+"
+    r"around|opposite|reverse))(?:\b|(?<=[^\x00-\u024f]))", re.I)
 _YES = re.compile(
     r"^(?:yes|yeah|yep|yup|yea|da|" + _YES_XL + r"|correct|true|right|indeed|absolutely|exactly|"
     r"definitely|certainly|of\s+course|sure|affirmative|accurate|spot\s+on|precisely|bingo|"
@@ -111,6 +116,9 @@ _YES = re.compile(
     + _TRUTH + r"|you(?:'re|\s+are)\s+(?:(?:absolutely|completely|quite|totally|entirely)\s+)?"
     r"(?:correct|right)|i\s+(?:think|believe|guess)\s+so|"
     r"i\s+(?:think|believe)\s+(?:it'?s|it\s+is|that'?s|that\s+is|this\s+is)\s+" + _TRUTH + r"|"
+    r"i\s+(?:guess|suppose|reckon)\s+(?:it'?s\s+|that'?s\s+)?(?:true|correct|right|yes)|"
+    r"(?:totally|completely|absolutely|entirely|quite|perfectly|100%|dead)\s+(?:right|correct|true|"
+    r"accurate)|spot-on|"
     r"(?:it|that|this)(?:'s|\s+is)\s+(?:not|never)\s+(?:wrong|false|incorrect|inaccurate))"
     r"(?:\b|(?<=[^\x00-\u024f]))(?!\s+(?:false|wrong|incorrect|untrue|not)\b)", re.I)
 _NOT = r"not\s+(?:(?:entirely|completely|quite|fully|totally|wholly|100%|really|exactly)\s+)?"
@@ -175,7 +183,8 @@ _NEGATED_ERROR = re.compile(r"(?:\b(?:no|not|nothing|never|without|isn't|aren't|
                             r"|n't)\s+(?:\w+\s+)?$", re.I)
 _ATTRIBUTED = re.compile(r"\b(?:people|many|some|others|often|commonly|sometimes|popularly|"
                          r"frequently|widely|usually)\s+(?:\w+\s+)?$", re.I)
-_EXCEPT_PART = re.compile(r"\bexcept\s+(?:that\s+|for\s+)?(?:the|its|his|her|their|one)\s+"
+_EXCEPT_PART = re.compile(r"\bexcept\s+(?:that\s+)?(?:it'?s|it\s+is|it\s+was)\s+\d|"
+                          r"\bexcept\s+(?:that\s+|for\s+)?(?:the|its|his|her|their|one)\s+"
                           r"(?:year|date|name|number|place|location|city|country|time|figure|"
                           r"amount|detail|part|fact|birth)|\bexcept\s+(?:that\s+)?(?:it|he|she|"
                           r"they)\s+(?:was|is|were|are|did|does|had|has)\b", re.I)
@@ -193,7 +202,15 @@ def clean_clause(clause: str) -> str:
     return _FILLER.sub("", text).strip()
 
 
+# A tick or a cross as the verdict ("✅", "Verdict: ❌", "👍")
+_MARK = re.compile(r"^[\s*_#>`\"]*(?:\w+\s*:\s*)?(?:(?P<yes>\u2705|\u2714|\u2713|\u2611|\U0001f44d)|"
+                   r"(?P<no>\u274c|\u2717|\u2718|\u274e|\U0001f44e|\U0001f6ab))")
+
+
 def opener(clause: str) -> Polarity | None:
+    mark = _MARK.match(clause)
+    if mark is not None:
+        return "yes" if mark.group("yes") else "no"
     text = clean_clause(clause)
     if not text:
         return None

@@ -52,20 +52,36 @@ _ABSTAIN = re.compile(
     r"details?|evidence)\b|\b(?:not\s+enough|insufficient|not\s+sufficient|lack\s+of)\s+"
     r"(?:information|context|data|evidence|details)\b|\bnone\s+of\s+the\s+(?:documents?|"
     r"passages?|texts?|sources?|articles?)\s+(?:mention|say|state|contain|provide|name|specify|"
-    r"include|discuss|answer|give)|\bi\s+(?:do\s+not|don't)\s+know\b|\bi\s+(?:do\s+not|don't)\s+"
+    r"include|discuss|answer|give|address|cover|tell)|\b(?:says?|states?|mentions?|gives?)\s+"
+    r"nothing\s+(?:about|on|regarding|of)\b|\bi\s+(?:do\s+not|don't)\s+know\b|\bi\s+(?:do\s+not|don't)\s+"
     r"have\s+enough\b|\b(?:i'?m|i\s+am)\s+not\s+sure\b|\bunclear\b|\b(?:mentions?|discuss(?:es)?|"
-    r"describes?|covers?|talks?\s+about)\b[^.]{0,80}\bbut\s+not\b|^\W*(?:unknown|n/?a|none|no\s+idea|"
-    r"not\s+sure|unsure)\W*$|\bnot\s+answerable\b|\bunbeantwortbar\b|\bno\s+se\s+puede\s+"
+    r"describes?|covers?|talks?\s+about)\b[^.]{0,80}(?:\bbut|,)\s+not\b|^\W*(?:unknown|n/?a|n\.\s?a\.?|"
+    r"none|no\s+idea|not\s+sure|unsure)\W*$|\bnot\s+answerable\b|\bunbeantwortbar\b|\bno\s+se\s+puede\s+"
     r"responder\b|\bsin\s+respuesta\b|\bje\s+ne\s+sais\s+pas\b|\bich\s+wei\u00df\s+(?:es\s+)?nicht"
     r"\b|\u65e0\u6cd5\u56de\u7b54|\u7121\u6cd5\u56de\u7b54|\u4e0d\u77e5\u9053|\u65e0\u6cd5\u786e"
     r"\u5b9a|\u7b54\u3048\u3089\u308c\u307e\u305b\u3093|" + r"|".join((
         # French, German, Spanish, Portuguese, Italian, Russian, Chinese, Japanese
         r"\bimpossible\s+de\s+r[\u00e9e]pondre\b|\bne\s+(?:le\s+|la\s+|les\s+|l')?(?:mentionnent|"
         r"mentionne|pr[\u00e9e]cisent|pr[\u00e9e]cise|disent|dit|indiquent|indique)\s+pas\b|"
-        r"\baucune\s+(?:information|mention|r[\u00e9e]ponse)\b|\bpas\s+(?:mentionn[\u00e9e]e?|"
-        r"d'information|assez\s+d'informations?)\b",
+        r"\baucune\s+(?:information|mention|r[\u00e9e]ponse|id[\u00e9e]e)\b|\bpas\s+(?:mentionn[\u00e9e]e?|"
+        r"d'information|assez\s+d'informations?)\b|\bn'en\s+(?:parlent|parle|disent|dit|"
+        r"mentionnent|mentionne)\s+pas\b|\bne\s+(?:parlent|parle)\s+pas\b",
         r"\bnicht\s+(?:beantwortbar|zu\s+beantworten|erw[\u00e4a]hnt|angegeben|genannt)\b|"
-        r"\bkeine\s+(?:angabe|angaben|informationen?|antwort)\b",
+        r"\bkeine\s+(?:angabe|angaben|informationen?|antwort|ahnung)\b",
+        # Czech, Greek, Swahili, Hungarian, Romanian, Finnish, Danish/Norwegian, Ukrainian,
+        # Hebrew, Persian, Thai, Tagalog, Malay
+        r"\bnelze\s+(?:odpov\u011bd\u011bt|ur\u010dit)\b|\bnen\u00ed\s+(?:uvedeno|zm\u00edn\u011bno)\b|"
+        r"\u03b4\u03b5\u03bd\s+\u03b1\u03bd\u03b1\u03c6\u03ad\u03c1\u03b5\u03c4\u03b1\u03b9|\u03b4\u03b5"
+        r"\u03bd\s+\u03c5\u03c0\u03ac\u03c1\u03c7\u03bf\u03c5\u03bd\s+\u03c0\u03bb\u03b7\u03c1\u03bf"
+        r"\u03c6\u03bf\u03c1\u03af\u03b5\u03c2|\bhakuna\s+(?:taarifa|habari|jibu)\b|\bhaijatajwa\b|"
+        r"\bnincs\s+(?:inform\u00e1ci\u00f3|adat)\b|\bnem\s+lehet\s+megv\u00e1laszolni\b|"
+        r"\bnu\s+(?:se\s+men\u021bioneaz\u0103|exist\u0103\s+informa\u021bii)\b|\bei\s+(?:mainita|tietoa)\b|"
+        r"\bikke\s+(?:nevnt|n\u00e6vnt)\b|\bingen\s+(?:informasjon|oplysninger)\b|"
+        r"\u043d\u0435\u043c\u0430\u0454\s+\u0456\u043d\u0444\u043e\u0440\u043c\u0430\u0446\u0456\u0457|"
+        r"\u05dc\u05d0\s+\u05de\u05d5\u05d6\u05db\u05e8|\u05d0\u05d9\u05df\s+\u05de\u05d9\u05d3\u05e2|"
+        r"\u0627\u0637\u0644\u0627\u0639\u0627\u062a\u06cc\s+\u0648\u062c\u0648\u062f\s+\u0646\u062f"
+        r"\u0627\u0631\u062f|\u0e44\u0e21\u0e48\u0e21\u0e35\u0e02\u0e49\u0e2d\u0e21\u0e39\u0e25|"
+        r"\bwalang\s+impormasyon\b|\bhindi\s+nabanggit\b|\btiada\s+maklumat\b",
         r"\bno\s+se\s+(?:menciona|especifica|indica|dice|puede\s+(?:responder|determinar))\b|"
         r"\bno\s+(?:hay|tengo)\s+(?:suficiente\s+)?informaci[\u00f3o]n\b|\bimposible\s+(?:de\s+)?"
         r"responder\b|\bno\s+(?:lo\s+)?(?:mencionan|dicen|indican|especifican)\b",
@@ -115,7 +131,14 @@ _CONFLICT_BROAD = re.compile(
     r"state|report|list|claim|suggest|mention)|\b(?:documents?|sources?|passages?)\s+differ\b|"
     r"\bsome\s+(?:documents?|sources?|passages?)\s+(?:say|state|claim|report|list|mention|"
     r"suggest|credit|name)\b.*\b(?:others?|other\s+(?:documents?|sources?))\b|"
-    r"\bkonflikt\b|\bconflicto\b|\bconflit\b|\bconflitto\b|\bconflito\b|\u51b2\u7a81|\u885d\u7a81|"
+    r"\bkonflikt\w*|\bconfli\w+|\bcontred\w+|\bat\s+odds\b|\bclash(?:es|ing)?\b|\bmixed\s+signals\b|"
+    r"\u51b2\u7a81|\u885d\u7a81|\bodporuj\w*|\brozpor\w*|\u03b1\u03bd\u03c4\u03af\u03b8\u03b5\u03c3\u03b7|"
+    r"\u03b1\u03bd\u03c4\u03b9\u03c6\u03b1\u03c4\u03b9\u03ba\w*|\bzinapingana\b|\bzinatofautiana\b|"
+    r"\bmots\u00e4ger\b|\bmodsiger\b|\bmotsier\b|\bristiriid\w*|\bristiriita\w*|\bellentmond\w*|"
+    r"\bse\s+contrazic\b|\b\u00e7eli\u015f\w*|\bbertentangan\b|\bm\u00e2u\s+thu\u1eabn\b|"
+    r"\u05e1\u05ea\u05d9\u05e8\u05d4|\u05e1\u05d5\u05ea\u05e8\u05d9\u05dd|\u062a\u0646\u0627\u0642\u0636|"
+    r"\u0645\u062a\u0646\u0627\u0642\u0636|\u0935\u093f\u0930\u094b\u0927\u093e\u092d\u093e\u0938|"
+    r"\u0e02\u0e31\u0e14\u0e41\u0e22\u0e49\u0e07|\u0441\u0443\u043f\u0435\u0440\u0435\u0447\u043d\w*|"
     r"\u77db\u76fe|\u043a\u043e\u043d\u0444\u043b\u0438\u043a\u0442|"
     r"\u043f\u0440\u043e\u0442\u0438\u0432\u043e\u0440\u0435\u0447|\u4e0d\u4e00\u81f4|\u98df\u3044\u9055|"
     r"\ubaa8\uc21c|\bwiderspr\u00fcch\w*|\bwidersprechen\b|\bcontradic\w*|\bcontraddi\w*|"
@@ -143,21 +166,46 @@ _CONTRAST_DOCS = re.compile(
     r"\b(?:although|though|while|whereas)\s+" + _DOC + r"\s+" + _DOC_SAYS + r"\b|"
     r"\b(?:doc(?:ument)?s|sources|passages)\b[^.]{0,80}\b(?:but|while|whereas|however|though|"
     r"although)\s+(?:one|another|others|some|the\s+other|a\s+few)\s+(?:\w+\s+)?" + _DOC_SAYS
-    + r"\b|"
+    + r"\b|\b(?:one|some|a)\s+" + _DOC + r"\s+" + _DOC_SAYS + r"\b[^.;]{1,80}?\b(?:another|others?|the\s+"
+    r"other|a\s+second)(?:\s+" + _DOC + r")?\s+" + _DOC_SAYS + r"\b|"
     # "8.3 million in Document 1 versus 8.8 million in Document 2"
     r"\b(?:in|per|according\s+to|from|laut|seg[\u00fau]n)\s+" + _DOC + r"[^.;]{0,60}?\b(?:versus|vs\.?|"
     r"but|while|whereas|and|und|y)\b[^.;]{0,60}?\b(?:in|per|according\s+to|from|laut|seg[\u00fau]n)\s+"
     + _DOC, re.I)
+# Values the reply attributes to documents ("Document 1: 1905. Document 2: 1906.")
+_DOC_VALUE = re.compile(r"\b(?:doc(?:ument)?|passage|source|article)\s*#?\s*\d+(?:'s)?\s*(?:says?|"
+                        r"states?|gives?|lists?|has|reports?|claims?|[:=\-\u2013\u2014])?\s*"
+                        r"(?P<v>\d[\d,.]*\d|\d)", re.I)
+# A document set aside as wrong ("Document 2's 1906 appears to be a typo") was seen to disagree.
+_DOC_FLAGGED = re.compile(r"\b(?:doc(?:ument)?|passage|source|article)\s*#?\s*\d+(?:'s)?[^.;]{0,30}?\b"
+                          r"(?:typo|error|mistake|outlier|wrong|incorrect|mistaken|inaccurate)\b", re.I)
+# Two different values side by side, the reply speaking of documents ("Sources give 1905 and
+# 1906 respectively"); not a range ("between 1939 and 1945").
+_TWO_VALUES = re.compile(r"(?<!between\s)(?<!from\s)\b(?P<a>\d{3,4})\s*(?:,|and|or|vs\.?|versus|/|&)\s*"
+                         r"(?P<b>\d{3,4})\b", re.I)
+
+
+def _documents_differ(body: str) -> bool:
+    if len({m.group("v").rstrip(".,") for m in _DOC_VALUE.finditer(body)}) >= 2:
+        return True
+    if _DOC_FLAGGED.search(body) and not _negated(body, _DOC_FLAGGED.search(body).start()):  # type: ignore[union-attr]
+        return True
+    return any(m.group("a") != m.group("b") for m in _TWO_VALUES.finditer(body)) and bool(
+        re.search(r"\b(?:documents|sources|passages|respectively)\b", body, re.I))
+
+
 # Refusing the task is not abstaining for lack of information (unmeasured in broad mode).
-_REFUSAL = re.compile(r"^\W*(?:(?:I'm|I\s+am)\s+sorry,?\s*(?:but\s+)?)?(?:I|we)\s+(?:can't|cannot|can\s+"
+_REFUSAL = re.compile(r"^\W*(?:(?:I'm|I\s+am)\s+)?(?:sorry,?\s*(?:but\s+)?)?(?:I|we)\s+(?:can't|cannot|can\s+"
                       r"not|won't|will\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to)\s+"
-                      r"(?:help|assist)\b|^\W*as\s+an\s+ai\b", re.I)
+                      r"(?:help|assist)\b|^\W*(?:(?:I'm|I\s+am)\s+)?(?:sorry,?\s*(?:but\s+)?)?(?:I|we)\s+"
+                      r"(?:won't|will\s+not|refuse\s+to)\s+(?:answer|respond|comply|discuss)\b|"
+                      r"^\W*as\s+an\s+ai\b", re.I)
 # Offering the abstention/conflict only as a possibility beside an answer ("Charles III, …
 # so it might be unanswerable", "France, or unanswerable if …", "Rembrandt / unanswerable").
 _TENTATIVE = re.compile(
     r"\b(?:might|may|could)\s+(?:well\s+)?(?:be|count\s+as|mean)\s+(?:a\s+|an\s+)?(?:un-?answerable|"
     r"conflict(?:ing)?)|\b(?:possibly|perhaps|maybe|probably)\s+(?:a\s+|an\s+)?(?:un-?answerable|"
-    r"conflict)|\b(?:un-?answerable|conflict)\s*\?|\bor\s+(?:it(?:'s|\s+is)\s+)?(?:un-?answerable|"
+    r"conflict)|\b(?:un-?answerable|conflict(?:ing|s)?)\s*\?|\bor\s+(?:it(?:'s|\s+is)\s+)?(?:un-?answerable|"
     r"a\s+conflict)|/\s*(?:un-?answerable|conflict)\b|\b(?:un-?answerable|conflict)\s*/|"
     r"\b(?:whether|if)\s+(?:that|this|it)\s+(?:counts\s+as|is)\s+(?:a\s+)?(?:conflict|un-?answerable)",
     re.I)
@@ -235,7 +283,7 @@ def detect_conflict(text: str, *, mode: Mode = "paper") -> Detection:
         return Detection(False, "paper: no 'conflict'")
     if _first_unnegated(_CONFLICT_BROAD, body) is not None and not _AGREE.search(body):
         return Detection(True, "conflict phrase")
-    if _CONTRAST_DOCS.search(body) and not _AGREE.search(body):
+    if (_CONTRAST_DOCS.search(body) or _documents_differ(body)) and not _AGREE.search(body):
         return Detection(True, "documents contrasted")
     return Detection(False, "no conflict")
 
@@ -255,7 +303,7 @@ def has_content(text: str) -> bool:
     if not re.search(r"\w", re.sub(r"\b(?:question|documents?|context|answer)\s*:", " ", body,
                                    flags=re.I)):
         return False
-    m = re.search(r"(?:^|\n)\s*Answer:\s*$", body)
+    m = re.search(r"\bAnswer:\s*$", body)
     return not (m and re.search(r"(?:^|\n)\s*(?:Question|Documents):", body))
 
 
@@ -273,8 +321,10 @@ def unusable(text: str) -> str | None:
         marks = [m.start() for m in (_UNANSWERABLE.search(body), _ABSTAIN.search(body),
                                      _CONFLICT_WORD.search(body)) if m is not None]
         head = body[:min(marks)] if marks else body
-        if re.search(r"\d|\b(?!(?:I|The|Answer|Question|Documents?)\b)[A-Z]\w*", head):
-            return "degenerate"  # a loop that opens with the abstention still abstains
+        said = set(re.findall(r"\w+", body.lower())) - {"answer", "question", "documents", "the"}
+        if re.search(r"\d|\b(?!(?:I|The|Answer|Question|Documents?)\b)[A-Z]\w*", head) and (
+                marks or len(said) > 2):
+            return "degenerate"  # a loop of one answer ("Madrid Madrid") or one abstention counts
     if unfinished_reasoning(text) and signals.cut_off(body):
         return "unfinished"
     if _REFUSAL.search(body) and _first_unnegated(_ABSTAIN, body) is None:

@@ -58,6 +58,9 @@ def degenerate(text: str) -> bool:
         counts = Counter(w for w in words if len(w) >= 4)
         if counts and max(counts.values()) >= 3:
             return True
+        if len(words) >= 5 and len(set(words)) <= 0.6 * len(words) and not re.search(
+                r"[=+\u00d7\u00b7*/^\u221a]", text) and any(w.isalpha() for w in words):
+            return True  # "1905 1906 1905 conflict 1906" (not a calculation)
     return False
 
 
