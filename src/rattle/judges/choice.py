@@ -169,6 +169,8 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     if len(positive) > 1:
         return Choice(None, "ambiguous")
     lone = letters.lone_letter(text, options)
+    if lone is not None and polarity.HEDGE.search(text):
+        return Choice(None, "hedge")  # "Not sure, maybe B?"
     if lone is not None:
         spot = next((m.start() for m in re.finditer(letters.TOKEN, text)
                      if letters.token_index(text, m, options) == lone), 0)

@@ -112,7 +112,8 @@ _LETTER_IS = re.compile(r"(?:(?:option|choice)\s+)?" + TOKEN + r"[^.,;:\n()\[\]]
 _MARK_BEFORE = re.compile(r"(?:\u2705|\u2714\ufe0f?|\u2713)\s*(?:(?:option|choice)\s+)?" + TOKEN, re.I)
 # "C) Nitrogen - correct", "C: correct", "(C) ✓"
 _LETTER_MARK = re.compile(r"(?:(?:option|choice)\s+)?" + TOKEN + r"[.)\]]?[^.,;\n()\[\]]{0,60}?\s*[-:\u2014"
-                          r"\u2013]?\s*(?:(?<=[-:\u2014\u2013\s])(?:correct|right)(?!\w)|"
+                          r"\u2013]?\s*(?:(?<=[-:\u2014\u2013\s])(?:correct|right|(?<=[-:\u2014\u2013]\s)yes)"
+                          r"(?!\w)|"
                           r"\u2713|\u2714|\u2705)", re.I)
 _BOLD = re.compile(r"\*\*\s*(?:option\s+)?(?:" + _OPEN + r"\s*(?P<a>" + _L + r")\s*" + _CLOSE
                    + r"|(?P<b>" + _L + r")(?![A-Za-z0-9'])[.):]?)(?P<rest>[^*\n]{0,80})\*\*", re.I)

@@ -137,20 +137,21 @@ def match(stated: Value, options: list[Value | None]) -> int | None:
         else:
             exact = find(lambda o: o.percent and _same(stated.value * 100, o.value))
     if len(exact) > 1 and stated.form:  # "1/4" among 1/4 and 25/100: the form written
-        exact = [i for i in exact if options[i].form == stated.form]  # type: ignore[union-attr]
+        exact = [i for i in exact if (o := options[i]) is not None and o.form == stated.form]
     return exact[0] if len(exact) == 1 else None
 
 
 # Reading which value a worked reply ends on (``answer_value``): asides and remarks about
 # other numbers ("(The mean would be 9.2)", "Note that 245 would be one week", "It's
 # tempting to compute 17 - 9 = 8") are not the answer while the main line states a value.
-_ASIDE = re.compile(r"\((?=[^()]*[A-Za-z]{2,}[^()]*\s)[^()]*\)")
+_ASIDE = re.compile(r"\((?=[^()]*\s)[^()]*\)")  # "(The mean would be 9.2)", "(365 ÷ 7 ≈ 52.1)"
 _REMARK_OPEN = re.compile(
     r"^\W*(?:note|nb|check(?:ing)?|verify|verification|sanity\s+check|if|had|it(?:'s|\s+is)\s+"
     r"tempting|a\s+common\s+(?:mistake|error|trap)|careful|don't|do\s+not|compare|unlike|"
     r"otherwise|for\s+(?:comparison|reference)|whereas|by\s+contrast|(?:the\s+)?other)\b", re.I)
-_REMARK_ANY = re.compile(r"\bwould(?:n't)?\s+(?:be|give|get|mean|have|result)\b|\byou'd\b|"
-                         r"\bmistake|\bwrong\b|\bincorrect\b|\bjust\s+the\b|\binstead\s+of\b|"
+_REMARK_ANY = re.compile(r"\bwould(?:n't)?\s+(?:\w+ly\s+)?(?:be|give|get|mean|have|result)\b|"
+                         r"\byou'd\b|\bmistake|\bwrong(?:ly)?\b|\bincorrect(?:ly)?\b|\bmistakenly\b|"
+                         r"\bjust\s+the\b|\binstead\s+of\b|"
                          r"\brather\s+than\b", re.I)
 _CONCLUDE = re.compile(r"^\W*(?:so|thus|therefore|hence|result|in\s+total|altogether|overall|"
                        r"(?:that|this|which)\s+gives)\b|,\s*(?:so|thus|therefore|hence)\b", re.I)

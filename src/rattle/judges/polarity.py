@@ -128,7 +128,9 @@ _NO_STMT = re.compile(r"\b" + _SUBJ + _COP + _ADV + r"\s+(?:" + _NOT + _TRUTH + 
                       r"(?:myth|misconception|mistake|error)\b|\bmakes?\s+(?:it|this|that|the\s+"
                       r"(?:statement|claim))\s+(?:" + _FALSE + r"|not\s+" + _TRUTH + r")\b|"
                       r"\b(?:final\s+)?answer\s+(?:is|would\s+be|[:=])\s*(?:no|false|incorrect)\b|"
-                      r"\b(?:doesn't|does\s+not|didn't|won't)\s+hold(?:\s+up|\s+water)?\b", re.I)
+                      r"\b(?:doesn't|does\s+not|didn't|won't)\s+hold(?:\s+up|\s+water)?\b|"
+                      r"\bthere(?:'s|\s+is)\s+no\s+(?:evidence|proof|basis|record)\b|\b(?:unfounded|"
+                      r"baseless|unsubstantiated|apocryphal)\b", re.I)
 _YES_STMT = re.compile(
     r"\b" + _SUBJ + _COP + _ADV + r"\s+" + _TRUTH + r"\b(?!\s+only)|\bis\s+indeed\b|"
     r"(?<!n't\s)(?<!not\s)\bchecks?\s+out\b|"

@@ -49,11 +49,13 @@ _ABSTAIN = re.compile(
     r"addressed)\b|\bnot\s+(?:mentioned|stated|given|provided|specified|found|available|"
     r"answerable)\b|\bnot\s+(?:in|found\s+in)\s+the\s+(?:documents?|passages?|text|context)\b|"
     r"\bno\s+(?:answer|information|info|mention|relevant\s+(?:information|documents?)|data|"
-    r"details?|evidence)\b|\b(?:not\s+enough|insufficient|not\s+sufficient|lack\s+of)\s+"
+    r"details?|evidence)\b|\b(?:not\s+enough|insufficient|not\s+sufficient|lack\s+of|(?:isn't|is\s+not|"
+    r"aren't|are\s+not|wasn't)\s+(?:enough|sufficient))\s+"
     r"(?:information|context|data|evidence|details)\b|\bnone\s+of\s+the\s+(?:documents?|"
     r"passages?|texts?|sources?|articles?)\s+(?:mention|say|state|contain|provide|name|specify|"
     r"include|discuss|answer|give|address|cover|tell)|\b(?:says?|states?|mentions?|gives?)\s+"
-    r"nothing\s+(?:about|on|regarding|of)\b|\bi\s+(?:do\s+not|don't)\s+know\b|\bi\s+(?:do\s+not|don't)\s+"
+    r"nothing\s+(?:about|on|regarding|of)\b|\b(?:don't|do\s+not|can't|cannot|couldn't|could\s+not)\s+"
+    r"(?:see|find|spot|locate)\b[^.]{0,60}\b(?:documents?|passages?|context|texts?|sources?)\b|\bi\s+(?:do\s+not|don't)\s+know\b|\bi\s+(?:do\s+not|don't)\s+"
     r"have\s+enough\b|\b(?:i'?m|i\s+am)\s+not\s+sure\b|\bunclear\b|\b(?:mentions?|discuss(?:es)?|"
     r"describes?|covers?|talks?\s+about)\b[^.]{0,80}(?:\bbut|,)\s+not\b|^\W*(?:unknown|n/?a|n\.\s?a\.?|"
     r"none|no\s+idea|not\s+sure|unsure)\W*$|\bnot\s+answerable\b|\bunbeantwortbar\b|\bno\s+se\s+puede\s+"
@@ -65,7 +67,8 @@ _ABSTAIN = re.compile(
         r"mentionne|pr[\u00e9e]cisent|pr[\u00e9e]cise|disent|dit|indiquent|indique)\s+pas\b|"
         r"\baucune\s+(?:information|mention|r[\u00e9e]ponse|id[\u00e9e]e)\b|\bpas\s+(?:mentionn[\u00e9e]e?|"
         r"d'information|assez\s+d'informations?)\b|\bn'en\s+(?:parlent|parle|disent|dit|"
-        r"mentionnent|mentionne)\s+pas\b|\bne\s+(?:parlent|parle)\s+pas\b",
+        r"mentionnent|mentionne)\s+pas\b|\bne\s+(?:parlent|parle|donnent|donne|contiennent|contient|"
+        r"fournissent|fournit)\s+pas\b",
         r"\bnicht\s+(?:beantwortbar|zu\s+beantworten|erw[\u00e4a]hnt|angegeben|genannt)\b|"
         r"\bkeine\s+(?:angabe|angaben|informationen?|antwort|ahnung)\b",
         # Czech, Greek, Swahili, Hungarian, Romanian, Finnish, Danish/Norwegian, Ukrainian,
@@ -82,7 +85,8 @@ _ABSTAIN = re.compile(
         r"\u0627\u0637\u0644\u0627\u0639\u0627\u062a\u06cc\s+\u0648\u062c\u0648\u062f\s+\u0646\u062f"
         r"\u0627\u0631\u062f|\u0e44\u0e21\u0e48\u0e21\u0e35\u0e02\u0e49\u0e2d\u0e21\u0e39\u0e25|"
         r"\bwalang\s+impormasyon\b|\bhindi\s+nabanggit\b|\btiada\s+maklumat\b",
-        r"\bno\s+se\s+(?:menciona|especifica|indica|dice|puede\s+(?:responder|determinar))\b|"
+        r"\bno\s+se\s+(?:menciona|especifica|indica|dice|encuentra|halla|puede\s+(?:responder|"
+        r"determinar))\b|"
         r"\bno\s+(?:hay|tengo)\s+(?:suficiente\s+)?informaci[\u00f3o]n\b|\bimposible\s+(?:de\s+)?"
         r"responder\b|\bno\s+(?:lo\s+)?(?:mencionan|dicen|indican|especifican)\b",
         r"\bn[\u00e3a]o\s+(?:[\u00e9e]\s+)?(?:mencionad[oa]|poss[\u00edi]vel\s+responder|h[\u00e1a]\s+"
@@ -129,8 +133,8 @@ _CONFLICT_BROAD = re.compile(
     r"\b(?:give|gives|present|presents|provide|provides|offer|offers|state|states|list|lists|"
     r"report|reports)\s+different\b|\bdifferent\s+(?:documents?|sources?|passages?)\s+(?:give|say|"
     r"state|report|list|claim|suggest|mention)|\b(?:documents?|sources?|passages?)\s+differ\b|"
-    r"\bsome\s+(?:documents?|sources?|passages?)\s+(?:say|state|claim|report|list|mention|"
-    r"suggest|credit|name)\b.*\b(?:others?|other\s+(?:documents?|sources?))\b|"
+    r"\bsome\s+(?:documents?|sources?|passages?)\s+(?:say|state|claim|report|list|mention|attribute|"
+    r"give|date|put|suggest|credit|name)\b.*\b(?:others?|other\s+(?:documents?|sources?))\b|"
     r"\bkonflikt\w*|\bconfli\w+|\bcontred\w+|\bat\s+odds\b|\bclash(?:es|ing)?\b|\bmixed\s+signals\b|"
     r"\u51b2\u7a81|\u885d\u7a81|\bodporuj\w*|\brozpor\w*|\u03b1\u03bd\u03c4\u03af\u03b8\u03b5\u03c3\u03b7|"
     r"\u03b1\u03bd\u03c4\u03b9\u03c6\u03b1\u03c4\u03b9\u03ba\w*|\bzinapingana\b|\bzinatofautiana\b|"
@@ -188,7 +192,8 @@ _TWO_VALUES = re.compile(r"(?<!between\s)(?<!from\s)\b(?P<a>\d{3,4})\s*(?:,|and|
 def _documents_differ(body: str) -> bool:
     if len({m.group("v").rstrip(".,") for m in _DOC_VALUE.finditer(body)}) >= 2:
         return True
-    if _DOC_FLAGGED.search(body) and not _negated(body, _DOC_FLAGGED.search(body).start()):  # type: ignore[union-attr]
+    flagged = _DOC_FLAGGED.search(body)
+    if flagged is not None and not _negated(body, flagged.start()):
         return True
     return any(m.group("a") != m.group("b") for m in _TWO_VALUES.finditer(body)) and bool(
         re.search(r"\b(?:documents|sources|passages|respectively)\b", body, re.I))
@@ -269,6 +274,10 @@ def detect_unanswerable(text: str, *, mode: Mode = "paper") -> Detection:
     if first and m.start() >= first.end() and len(first.group(0).split()) <= 8 \
             and _first_unnegated(_ABSTAIN, first.group(0)) is None:
         return Detection(False, "answers first")  # "Paris. The documents mention no other city."
+    contrast = re.search(r"(?:,|\u2014|\u2013)?\s(?:though|although|but|while|even\s+though)\s", body)
+    if contrast is not None and m.start() >= contrast.end() and _answer_clause(
+            body[:contrast.start()]):
+        return Detection(False, "answers first")  # "Isaac Newton is usually credited, though …"
     return Detection(True, "abstention phrase")
 
 
@@ -281,6 +290,8 @@ def detect_conflict(text: str, *, mode: Mode = "paper") -> Detection:
         return Detection(True, "conflict")
     if mode == "paper":
         return Detection(False, "paper: no 'conflict'")
+    if _CONFLICT_WORD.search(body):  # only denied: "… just rounding, not a real conflict"
+        return Detection(False, "conflict denied")
     if _first_unnegated(_CONFLICT_BROAD, body) is not None and not _AGREE.search(body):
         return Detection(True, "conflict phrase")
     if (_CONTRAST_DOCS.search(body) or _documents_differ(body)) and not _AGREE.search(body):
@@ -334,6 +345,16 @@ def unusable(text: str) -> str | None:
     if (opens_answer and asked) or (_TENTATIVE.search(body) and _offers_answer(body)):
         return "undecided"
     return None
+
+
+def _answer_clause(clause: str) -> bool:
+    """An opening clause that states an answer: short, about no documents, no hedge."""
+    words = re.findall(r"\w+", clause)
+    return 0 < len(words) <= 10 and not (
+        _UNANSWERABLE.search(clause) or _ABSTAIN.search(clause) or _CONFLICT_WORD.search(clause)
+        or _HEDGE_ONLY.fullmatch(clause.strip(" .")) or re.search(
+            r"\b(?:documents?|passages?|sources?|context|texts?|question|information|answer|sorry|"
+            r"unfortunately|based|according|retrieved|provided)\b", clause, re.I))
 
 
 def _offers_answer(body: str) -> bool:
