@@ -20,7 +20,8 @@ from rattle.judges.reply import clause_before, negated_before
 
 _TOKEN_AT = re.compile(r"[ \t*_]*(?:option[ \t]+|choice[ \t]+)?[\(\[]?[ \t]*[A-Za-z][ \t]*[\)\]]?",
                        re.I)
-_LEAD_IN = re.compile(r"(?:,|\s)\s*(?:so|therefore|thus|hence|which\s+means)\b[^.;!?\n]*$", re.I)
+_LEAD_IN = re.compile(r"(?:,|\s)\s*(?:so|therefore|thus|hence|which\s+means|i\.e\.|(?:the\s+)?answer(?:\s+"
+                      r"is)?)\b[^.;!?\n]*$", re.I)
 _YES_NO = {"true": "yes", "yes": "yes", "false": "no", "no": "no"}
 
 
@@ -56,6 +57,19 @@ def _named(part: str, options: list[str], values: list[numbers.Value | None] | N
     return None if best is None else best[0]
 
 
+def _only_named(clause: str, options: list[str]) -> int | None:
+    """The one option a clause names, not negated ("The whale shark is the largest")."""
+    if re.search(r"\b(?:not|never|no|neither|nor)\b|n't\b", clause, re.I):
+        return None
+    named = set()
+    for i, opt in enumerate(options):
+        pattern = option_pattern(opt)
+        if pattern is not None and any(not negated_before(clause, m.start(), words=3)
+                                       for m in pattern.finditer(clause)):
+            named.add(i)
+    return named.pop() if len(named) == 1 else None
+
+
 def _sentence_before(text: str, start: int) -> str:
     cut = 0
     for m in re.finditer(r"[!?\n]|\.(?!\d)", text[:start]):
@@ -82,7 +96,8 @@ def disagrees(text: str, start: int, index: int, options: list[str], *, question
     lead_in = _LEAD_IN.search(sentence)
     if lead_in is not None:  # "6 × 9 = 54, so the answer is B"
         clause = sentence[:lead_in.start()]
-        named = _named(clause, options, values, at_end=True)
+        named = _named(clause, options, values, at_end=True) if values is not None else _only_named(
+            clause, options)
         restates = values is not None or len(_stems(clause) & _stems(question)) >= 2
         if named is not None and named != index and restates:
             return True

@@ -190,8 +190,11 @@ def answer_value(text: str) -> Value | None:
         stated = _kept(text, start + m.end(), values(head))
         if stated:
             return stated[-1]
-    stated = _kept(text, start, values(sentence))
-    return stated[-1] if stated else None
+    for start, sentence in reversed(main[:main.index(chosen) + 1]):  # "… = 16 m. Not 15."
+        stated = _kept(text, start, values(sentence))
+        if stated:
+            return stated[-1]
+    return None
 
 
 def unknowns(question: str) -> set[str]:

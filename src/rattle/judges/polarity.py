@@ -27,7 +27,8 @@ _FILLER = re.compile(r"^(?:[\s\W]|\b(?:well|hmm+|ok(?:ay)?|so|great question|goo
                      r"let me (?:check|think|see)|sure|alright|verdict|answer|final answer|"
                      r"response|short answer|in short|overall|generally|basically|technically|"
                      r"actually|honestly|then|therefore|thus|hence|and|but|however|"
-                     r"correct\s+me\s+if\s+(?:i'?m|i\s+am)\s+wrong|uh+|um+|er+m?|ah+)\b)+", re.I)
+                     r"correct\s+me\s+if\s+(?:i'?m|i\s+am)\s+wrong|uh+|um+|er+m?|ah+|lol|haha|lmao|"
+                     r"essentially|roughly|approximately|more\s+or\s+less|broadly)\b)+", re.I)
 _NO_IDIOM = (r"(?!\s+(?:doubt|question|problem|wonder|errors?|mistakes?|issues?|inaccurac\w*|"
              r"way\s+(?:to|of|around|out)|one|matter|need|worries|kidding|surprise)\b)")
 # Verdict words in the languages models answer in besides English (openers: "Sim, é verdade",
@@ -140,7 +141,9 @@ _YES_STMT = re.compile(
     r"here|there|about)\b|\b" + _SUBJ + _COP + r"\s+not\s+(?:a\s+)?(?:myth|misconception|"
     r"mistake|wrong|false|incorrect)\b|\bmakes?\s+(?:it|this|that|the\s+(?:statement|claim))\s+"
     + _TRUTH + r"\b|\b(?:final\s+)?answer\s+(?:is|would\s+be|[:=])\s*(?:yes|true|correct)\b|"
-    r"\b" + _SUBJ + r"\s+(?:holds(?:\s+up|\s+water)?|stands|is\s+borne\s+out)\b", re.I)
+    r"\b" + _SUBJ + r"\s+(?:holds(?:\s+up|\s+water)?|stands|is\s+borne\s+out)\b|\b" + _SUBJ + _COP
+    + r"\s+(?:commonly\s+|generally\s+|widely\s+)?(?:accepted|considered|regarded)\s+as\s+" + _TRUTH
+    + r"\b", re.I)
 PART_STMT = re.compile(
     r"\b(?:partly|partially|half|mostly|largely|only\s+partly)\s+(?:true|correct|right|"
     r"accurate)\b|\b(?:the\s+)?(?:first|second|last|other|main)?\s*(?:part|half|year|date|time|"
@@ -159,6 +162,7 @@ HEDGE = re.compile(
     r"determine|verify|tell)|it\s+depends|maybe|perhaps|possibly|might\s+be|may\s+be|could\s+be|"
     r"i\s+(?:don't|do\s+not)\s+know|no\s+idea|either\b.*\bor\b)", re.I)
 _UNDETERMINED = re.compile(
+    r"\bnot\s+necessarily\b|"
     r"\b(?:cannot|can't|can\s+not|unable\s+to|impossible\s+to|not\s+possible\s+to|no\s+way\s+"
     r"(?:to|of))\s+(?:be\s+)?(?:determine[sd]?|tell|told|say|know|known|knowing|decide[sd]?|"
     r"verify|verified|conclude[sd]?|confirm(?:ed)?|answer(?:ed)?)\b|"

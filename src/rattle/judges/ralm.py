@@ -41,8 +41,8 @@ _ABSTAIN = re.compile(
     r"\b(?:cannot|can't|can\s+not|could\s+not|couldn't|unable\s+to|impossible\s+to)\s+(?:be\s+)?"
     r"(?:answer(?:ed)?|find|found|determine[d]?|locate[d]?|identif(?:y|ied)|tell|say|know|"
     r"infer(?:red)?|provide)\b|"
-    r"\b(?:do|does|did)\s+not\s+(?:mention|say|state|specify|provide|contain|include|give|list|"
-    r"name|indicate|discuss|cover|have|answer)\b|\b(?:don't|doesn't|didn't)\s+(?:mention|say|"
+    r"\b(?:do|does|did)\s+not\s+(?:\w+ly\s+)?(?:mention|say|state|specify|provide|contain|include|give|"
+    r"list|name|indicate|discuss|cover|have|answer)\b|\b(?:don't|doesn't|didn't)\s+(?:\w+ly\s+)?(?:mention|say|"
     r"state|specify|provide|contain|include|give|list|name|indicate|discuss|cover|have|answer)\b|"
     r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't)\s+(?:not\s+)?(?:mentioned|stated|given|"
     r"provided|specified|found|available|included|listed|named|present|contained|discussed|"
@@ -56,12 +56,14 @@ _ABSTAIN = re.compile(
     r"include|discuss|answer|give|address|cover|tell)|\b(?:says?|states?|mentions?|gives?)\s+"
     r"nothing\s+(?:about|on|regarding|of)\b|\b(?:don't|do\s+not|can't|cannot|couldn't|could\s+not)\s+"
     r"(?:see|find|spot|locate)\b[^.]{0,60}\b(?:documents?|passages?|context|texts?|sources?)\b|\bi\s+(?:do\s+not|don't)\s+know\b|\bi\s+(?:do\s+not|don't)\s+"
-    r"have\s+enough\b|\b(?:i'?m|i\s+am)\s+not\s+sure\b|\bunclear\b|\b(?:mentions?|discuss(?:es)?|"
-    r"describes?|covers?|talks?\s+about)\b[^.]{0,80}(?:\bbut|,)\s+not\b|^\W*(?:unknown|n/?a|n\.\s?a\.?|"
+    r"have\s+enough\b|\b(?:i'?m|i\s+am)\s+not\s+(?:sure|certain)\b|\bunclear\b|\b(?:mentions?|discuss(?:es)?|"
+    r"describes?|covers?|talks?\s+about)\b[^.]{0,80}(?:\bbut|,)\s+(?:not|nothing\s+(?:about|on)|"
+    r"no)\b|^\W*(?:unknown|n/?a|n\.\s?a\.?|"
     r"none|no\s+idea|not\s+sure|unsure)\W*$|\bnot\s+answerable\b|\bunbeantwortbar\b|\bno\s+se\s+puede\s+"
     r"responder\b|\bsin\s+respuesta\b|\bje\s+ne\s+sais\s+pas\b|\bich\s+wei\u00df\s+(?:es\s+)?nicht"
     r"\b|\u65e0\u6cd5\u56de\u7b54|\u7121\u6cd5\u56de\u7b54|\u4e0d\u77e5\u9053|\u65e0\u6cd5\u786e"
-    r"\u5b9a|\u7b54\u3048\u3089\u308c\u307e\u305b\u3093|" + r"|".join((
+    r"\u5b9a|\u7b54\u3048\u3089\u308c\u307e\u305b\u3093|(?:\u65e0\u6cd5|\u4e0d\u80fd)[^\u3002\uff0c,.]{0,8}"
+    r"(?:\u56de\u7b54|\u786e\u5b9a|\u5f97\u77e5)|" + r"|".join((
         # French, German, Spanish, Portuguese, Italian, Russian, Chinese, Japanese
         r"\bimpossible\s+de\s+r[\u00e9e]pondre\b|\bne\s+(?:le\s+|la\s+|les\s+|l')?(?:mentionnent|"
         r"mentionne|pr[\u00e9e]cisent|pr[\u00e9e]cise|disent|dit|indiquent|indique)\s+pas\b|"
@@ -200,9 +202,10 @@ def _documents_differ(body: str) -> bool:
 
 
 # Refusing the task is not abstaining for lack of information (unmeasured in broad mode).
-_REFUSAL = re.compile(r"^\W*(?:(?:I'm|I\s+am)\s+)?(?:sorry,?\s*(?:but\s+)?)?(?:I|we)\s+(?:can't|cannot|can\s+"
+_SORRY = r"(?:(?:(?:I'm|I\s+am)\s+(?:sorry|afraid)|sorry|unfortunately|apologies)[,.]?\s*(?:but\s+)?)?"
+_REFUSAL = re.compile(r"^\W*" + _SORRY + r"(?:I|we)\s+(?:can't|cannot|can\s+"
                       r"not|won't|will\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to)\s+"
-                      r"(?:help|assist)\b|^\W*(?:(?:I'm|I\s+am)\s+)?(?:sorry,?\s*(?:but\s+)?)?(?:I|we)\s+"
+                      r"(?:help|assist)\b|^\W*" + _SORRY + r"(?:I|we)\s+"
                       r"(?:won't|will\s+not|refuse\s+to)\s+(?:answer|respond|comply|discuss)\b|"
                       r"^\W*as\s+an\s+ai\b", re.I)
 # Offering the abstention/conflict only as a possibility beside an answer ("Charles III, …
@@ -260,7 +263,8 @@ def detect_unanswerable(text: str, *, mode: Mode = "paper") -> Detection:
     body = prepare(text or "")
     word = _first_unnegated(_UNANSWERABLE, body)
     if word is not None:
-        if mode == "broad" and _ANSWER_AFTER.search(body, word.end()):
+        if mode == "broad" and (_ANSWER_AFTER.search(body, word.end())
+                                or _ANSWERS_ANYWAY.search(body, word.end())):
             return Detection(False, "abstains, then answers")
         return Detection(True, "unanswerable")
     if mode == "paper":
