@@ -233,6 +233,7 @@ def _value_statements(text: str, values: list[numbers.Value | None],
         i = numbers.match(stated[0], values)
         tier = 1 if re.match(r"final|####|\\boxed", m.group(0).strip(), re.I) else 2
         out.append(Hit(-1 if i is None else i, m.end(), tier, "value-answer"))
+    out += _restated_values(text, values, question)
     for m in re.finditer(r"\*\*\s*([^*\n]{1,30}?)\s*\*\*", text):  # **120**
         stated = numbers.values(m.group(1))
         if len(stated) == 1 and stated[0].start == 0:
@@ -240,6 +241,28 @@ def _value_statements(text: str, values: list[numbers.Value | None],
             if i is not None:
                 out.append(Hit(i, m.start(), 2, "value-bold"))
     return out
+
+
+_RESTATED = re.compile(r"(?:^|[.!?;]\s+|,\s+so\s+)(?P<subj>(?:the\s+)?(?:[a-z]+\s+){0,3}[a-z]+)\s+(?:is|was|are|"
+                       r"were|equals|comes\s+to|works\s+out\s+to)\s+(?:about\s+|approximately\s+|"
+                       r"roughly\s+|exactly\s+)?(?=[$\u20ac\u00a3\u2212-]?\d)", re.I | re.M)
+_STOPWORDS = frozenset({"the", "what", "which", "how", "many", "much", "its", "this", "that",
+                        "of", "is", "was", "are", "if", "and", "a", "an", "in", "on", "for"})
+
+
+def _restated_values(text: str, values: list[numbers.Value | None], question: str) -> list[Hit]:
+    """"The original price was $50" for "… what was the original price?": the clause that
+    names what the question asks for, with the most words of the question."""
+    asked = {w[:5] for w in re.findall(r"[a-z]+", question.lower()) if w not in _STOPWORDS}
+    found = []
+    for m in _RESTATED.finditer(text):
+        said = {w[:5] for w in re.findall(r"[a-z]+", m.group("subj").lower()) if w not in _STOPWORDS}
+        stated = numbers.values(text[m.end():m.end() + 30])
+        if said & asked and stated and stated[0].start == 0 and not clause_negated(text, m.end()):
+            i = numbers.match(stated[0], values)
+            found.append((len(said & asked), Hit(-1 if i is None else i, m.end(), 2, "value-answer")))
+    top = max((n for n, _ in found), default=0)
+    return [h for n, h in found if n == top and h.index >= 0]
 
 
 def _last_value(text: str, values: list[numbers.Value | None]) -> Choice:

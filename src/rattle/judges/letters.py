@@ -163,6 +163,8 @@ def _bare_ok(text: str, m: re.Match[str], options: list[str]) -> bool:
     if any(len(o.split()) > 1 and o.split()[-1] == raw.lower() and head.endswith(o)
            for o in map(_norm, options)):
         return False  # the last word of an option's text: "Vitamin D", "Plan B"
+    if re.match(r"[ \t]*[=\u2248<>+\u00d7\u00f7^]", text[end:end + 3]):
+        return False  # a variable in a formula: "C = \u03c0d"
     if raw.isupper() and raw not in "AI":
         return True
     if _FOLLOW_OK.match(text, end):

@@ -28,7 +28,9 @@ _FILLER = re.compile(r"^(?:[\s\W]|\b(?:well|hmm+|ok(?:ay)?|so|great question|goo
                      r"response|short answer|in short|overall|generally|basically|technically|"
                      r"actually|honestly|then|therefore|thus|hence|and|but|however|"
                      r"correct\s+me\s+if\s+(?:i'?m|i\s+am)\s+wrong|uh+|um+|er+m?|ah+|lol|haha|lmao|"
-                     r"essentially|roughly|approximately|more\s+or\s+less|broadly)\b)+", re.I)
+                     r"essentially|roughly|approximately|more\s+or\s+less|broadly|surprisingly|"
+                     r"interestingly|counterintuitively|strangely|believe\s+it\s+or\s+not|"
+                     r"funnily\s+enough)\b)+", re.I)
 _NO_IDIOM = (r"(?!\s+(?:doubt|question|problem|wonder|errors?|mistakes?|issues?|inaccurac\w*|"
              r"way\s+(?:to|of|around|out)|one|matter|need|worries|kidding|surprise)\b)")
 # Verdict words in the languages models answer in besides English (openers: "Sim, é verdade",
@@ -57,9 +59,11 @@ _NO_XL = (r"n[\u00e3a]o|nein|non|nee|nej|nie|hay\u0131r|tidak|salah|bukan|kh\u00
           r"incorrect[oa]|onjuist|fout|unwahr)")
 _TRUTH = r"(?:true|correct|right|accurate|valid|factual|exact)"
 _FALSE = (r"(?:false|incorrect|wrong|inaccurate|untrue|invalid|mistaken|misleading|exaggerated|"
-          r"overstated|outdated|debunked|a\s+(?:common\s+|popular\s+|"
-          r"widespread\s+|persistent\s+)?(?:myth|misconception|mistake|misunderstanding|"
-          r"exaggeration|fabrication)|an?\s+(?:myth|misconception|exaggeration|error|inaccuracy))")
+          r"overstated|outdated|debunked|(?:just\s+|only\s+|merely\s+|simply\s+)?a\s+(?:common\s+|"
+          r"popular\s+|widespread\s+|persistent\s+)?(?:myth|misconception|mistake|misunderstanding|"
+          r"exaggeration|fabrication|saying|figure\s+of\s+speech|metaphor|legend|superstition|"
+          r"old\s+wives'\s+tale|urban\s+legend|misnomer)|an?\s+(?:myth|misconception|exaggeration|error|"
+          r"inaccuracy))")
 _SUBJ = (r"(?:the\s+(?:statement|claim|assertion|sentence|premise|answer|information|fact)"
          r"(?:\s+that\s+[^.!?]{1,150}?|\s*\"[^\"]{1,200}\"|\s*'[^']{1,200}')?|"
          r"this(?:\s+(?:statement|claim|one))?|that(?:\s+(?:statement|claim|one))?|it|which)")
@@ -67,8 +71,8 @@ _COP = r"(?:'s|\s+is|\s+are|\s+was|\s+seems(?:\s+to\s+be)?|\s+appears(?:\s+to\s+
 _ADV = (r"(?:\s+(?:completely|entirely|totally|simply|actually|definitely|therefore|thus|also|"
         r"indeed|absolutely|perfectly|quite|clearly|factually|historically))*")
 _PARTIAL = re.compile(
-    r"^(?:partly|partially|half|mostly|largely|somewhat|not\s+(?:entirely|completely|fully|"
-    r"exactly|quite|really|necessarily|totally|wholly)|close|almost|nearly|yes\s+and\s+no|"
+    r"^(?:partly|partially|half|mostly|mainly|largely|somewhat|not\s+(?:entirely|completely|fully|"
+    r"exactly|quite|necessarily|totally|wholly)|close|almost|nearly|yes\s+and\s+no|"
     r"only\s+partly|in\s+part)\b(?!\s+(?:because|due|since|as|thanks|owing)\b)|"
     # "Right year, wrong city": a part of the claim is right
     r"^(?:right|correct|accurate|true)\s+" + r"(?:year|date|time|name|place|location|number|figure|"
@@ -90,7 +94,7 @@ _HEDGE = re.compile(
     r"(?:that\s+)?(?:it|this|that)\s+(?:might|may|could)\b)", re.I)
 _NO = re.compile(
     r"^(?:no" + _NO_IDIOM + r"|nope|nah|" + _NO_XL + r"|\u4e0d(?!\u77e5\u9053)|"
-    r"not\s+a\s+chance|false|incorrect|"
+    r"not\s+a\s+chance|not\s+really|false|incorrect|"
     r"wrong|inaccurate|untrue|not\s+(?:true|correct|right|accurate|so|at\s+all)|"
     r"(?:probably|likely|most\s+likely)\s+(?:not|false|no|incorrect|wrong)|negative|"
     r"(?:absolutely|certainly|definitely|of\s+course|surely)\s+not|(?:absolutely|completely|"

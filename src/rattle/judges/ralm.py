@@ -58,7 +58,10 @@ _ABSTAIN = re.compile(
     r"(?:see|find|spot|locate)\b[^.]{0,60}\b(?:documents?|passages?|context|texts?|sources?)\b|\bi\s+(?:do\s+not|don't)\s+know\b|\bi\s+(?:do\s+not|don't)\s+"
     r"have\s+enough\b|\b(?:i'?m|i\s+am)\s+not\s+(?:sure|certain)\b|\bunclear\b|\b(?:mentions?|discuss(?:es)?|"
     r"describes?|covers?|talks?\s+about)\b[^.]{0,80}(?:\bbut|,)\s+(?:not|nothing\s+(?:about|on)|"
-    r"no)\b|^\W*(?:unknown|n/?a|n\.\s?a\.?|"
+    r"no)\b(?!\s*(?:a\s+)?(?:real\s+|genuine\s+|true\s+|actual\s+)?(?:conflict|contradiction|"
+    r"discrepancy|disagreement))|\b(?:have\s+)?no\s+(?:idea|clue)\b|\bno\s+(?:documents?|passages?|"
+    r"sources?|texts?)\s+(?:mentions?|names?|says?|states?|gives?|contains?|provides?|answers?|"
+    r"specif(?:y|ies)|includes?|discuss(?:es)?)\b|^\W*(?:unknown|n/?a|n\.\s?a\.?|"
     r"none|no\s+idea|not\s+sure|unsure)\W*$|\bnot\s+answerable\b|\bunbeantwortbar\b|\bno\s+se\s+puede\s+"
     r"responder\b|\bsin\s+respuesta\b|\bje\s+ne\s+sais\s+pas\b|\bich\s+wei\u00df\s+(?:es\s+)?nicht"
     r"\b|\u65e0\u6cd5\u56de\u7b54|\u7121\u6cd5\u56de\u7b54|\u4e0d\u77e5\u9053|\u65e0\u6cd5\u786e"
@@ -73,6 +76,8 @@ _ABSTAIN = re.compile(
         r"fournissent|fournit)\s+pas\b",
         r"\bnicht\s+(?:beantwortbar|zu\s+beantworten|erw[\u00e4a]hnt|angegeben|genannt)\b|"
         r"\bkeine\s+(?:angabe|angaben|informationen?|antwort|ahnung)\b",
+        r"\u043e\u0442\u0432\u0435\u0442\u0438\u0442\u044c\s+\u043d\u0435\u0432\u043e\u0437\u043c\u043e\u0436"
+        r"\u043d\u043e",
         # Czech, Greek, Swahili, Hungarian, Romanian, Finnish, Danish/Norwegian, Ukrainian,
         # Hebrew, Persian, Thai, Tagalog, Malay
         r"\bnelze\s+(?:odpov\u011bd\u011bt|ur\u010dit)\b|\bnen\u00ed\s+(?:uvedeno|zm\u00edn\u011bno)\b|"
@@ -118,6 +123,34 @@ _ABSTAIN = re.compile(
         r"\b(?:documents?|passages?|context|sources?|texts?)\s+(?:is|are)\s+silent\b|\bnothing\s+in\s+the\s+"
         r"(?:documents?|passages?|context|sources?|texts?)\b|\b(?:documents?|passages?|context|sources?)\s+"
         r"lacks?\b")), re.I | re.M)
+# Broad mode's last resort, in any of the common languages: one clause that negates and speaks
+# of the documents or the information ("La información no está en los documentos", "Das steht
+# nicht in den Dokumenten", "文档中没有相关信息") — unless it is about a conflict or agreement.
+_NEG_WORD = (r"(?:\b(?:not|no|never|nothing|none|neither|without|nicht|kein\w*|pas|aucun\w*|nada|"
+             r"ning[u\u00fa]n\w*|n[\u00e3a]o|nenhum\w*|non|nessun\w*|niet|geen|inte|ikke|nie|brak)\b|n't\b|"
+             r"\b\u043d\u0435\b|\b\u043d\u0435\u0442\b|\u6ca1|\u4e0d|\u7121|\u65e0|\u672a|\u306a\u3044|\uc5c6)")
+_DOC_NOUN = (r"(?:\b(?:documents?|passages?|context|sources?|texts?|information|dokument\w*|quellen|"
+             r"kontext|informationen|documentos?|fuentes|textos?|contexto|informaci[\u00f3o]n|contexte|"
+             r"informations?|documenti|fonti|contesto|informazioni|fontes|informa[\u00e7c][\u00e3a]o|"
+             r"documenten|informatie|dokumenty|informacji)\b|\u0434\u043e\u043a\u0443\u043c\u0435\u043d\u0442|"
+             r"\u0438\u043d\u0444\u043e\u0440\u043c\u0430\u0446|\u6587\u6863|\u6587\u4ef6|\u8d44\u6599|"
+             r"\u4fe1\u606f|\u6587\u66f8|\u8cc7\u6599|\u60c5\u5831|\ubb38\uc11c|\uc815\ubcf4)")
+_CLAUSE = re.compile(r"[^,;:.!?\n\u3002\uff0c\u2014\u2013()]+")
+_NEG_DOC = re.compile(_NEG_WORD + r"(?:\W+\w+){0,6}?\W*" + _DOC_NOUN + r"|" + _DOC_NOUN
+                      + r"(?:\W+\w+){0,6}?\W*" + _NEG_WORD, re.I)
+_ABOUT_AGREEMENT = re.compile(r"conflict|contradict|disagree|agree|consistent|differ|discrepan|"
+                              r"answerable|d'accord|einig|acuerdo|\u77db\u76fe|\u4e00\u81f4", re.I)
+
+
+def _negated_documents(body: str) -> re.Match[str] | None:
+    """The first clause that negates and speaks of the documents, not of their agreement."""
+    for clause in _CLAUSE.finditer(body):
+        if _NEG_DOC.search(clause.group(0)) and not _ABOUT_AGREEMENT.search(clause.group(0)):
+            return clause
+    return None
+# "Although the documents don't say it directly, it was Isaac Newton."
+_CONCESSIVE_ANSWER = re.compile(r"^\W*(?:although|though|even\s+though|while|even\s+if)\b[^.]*?,\s*"
+                                r"(?:it(?:'s|\s+is|\s+was)|the\s+answer\s+is|this\s+is|that\s+is)\b", re.I)
 # An answer stated after the abstention word ("Unanswerable questions aside, the answer is X").
 _ANSWER_AFTER = re.compile(r"\b(?:the\s+)?(?:final\s+)?answer\s+(?:is|would\s+be|[:=])\s*(?!(?:not|"
                            r"unanswerable|unknown|none|unclear|that|n/?a)\b)[\"'*]*\w", re.I)
@@ -151,7 +184,14 @@ _CONFLICT_BROAD = re.compile(
     r"\bcontradit\w*|\btegenstrijdig\w*|\bsprzeczn\w*|"
     # "the documents don't match", "mismatch", "multiple answers found"
     r"\b(?:do|does|did)\s*(?:not|n't)\s+(?:match|line\s+up|align|add\s+up|tally|square)\b|"
-    r"\bmismatch(?:ed|es)?\b|\b(?:multiple|several|more\s+than\s+one)\s+(?:different\s+|possible\s+|"
+    r"\bmismatch(?:ed|es)?\b|\b(?:ne\s+sont\s+)?pas\s+d'accord\b|\bnicht\s+einig\b|\bno\s+est[\u00e1a]n\s+de\s+"
+    r"acuerdo\b|\bnon\s+sono\s+d'accordo\b|\bn[\u00e3a]o\s+concordam\b|\u043d\u0435\s+\u0441\u043e\u0433\u043b"
+    r"\u0430\u0441\u0443\u044e\u0442\u0441\u044f|\b(?:unterschiedliche|verschiedene)\s+(?:Jahre|Daten|Angaben|"
+    r"Zahlen|Werte|Namen|Antworten)\b|\bdiff[\u00e9e]rent(?:e?s)\s+(?:dates|ann[\u00e9e]es|valeurs|chiffres|"
+    r"r[\u00e9e]ponses|noms)\b|\b(?:dates|ann[\u00e9e]es|valeurs|chiffres|r[\u00e9e]ponses)\s+diff[\u00e9e]rent"
+    r"(?:e?s)\b|\b(?:a[\u00f1n]os|fechas|valores|cifras|respuestas|nombres)\s+(?:diferentes|distint[oa]s)\b|"
+    r"\b(?:diferentes|distint[oa]s)\s+(?:a[\u00f1n]os|fechas|valores|cifras|respuestas)\b|"
+    r"\u4e0d\u540c\u7684(?:\u5e74\u4efd|\u65e5\u671f|\u6570\u5b57|\u7b54\u6848)|\b(?:multiple|several|more\s+than\s+one)\s+(?:different\s+|possible\s+|"
     r"candidate\s+)?(?:answers?|values?|dates?|years?|names?|figures?|candidates?)\b|"
     r"\b(?:figures|values|numbers|dates|years|answers|accounts|reports|documents|sources|passages|"
     r"claims)\s+(?:vary|differ|diverge|conflict)\b|\bvar(?:y|ies)\s+(?:across|between|among)\b|"
@@ -172,7 +212,8 @@ _CONTRAST_DOCS = re.compile(
     r"\b(?:although|though|while|whereas)\s+" + _DOC + r"\s+" + _DOC_SAYS + r"\b|"
     r"\b(?:doc(?:ument)?s|sources|passages)\b[^.]{0,80}\b(?:but|while|whereas|however|though|"
     r"although)\s+(?:one|another|others|some|the\s+other|a\s+few)\s+(?:\w+\s+)?" + _DOC_SAYS
-    + r"\b|\b(?:one|some|a)\s+" + _DOC + r"\s+" + _DOC_SAYS + r"\b[^.;]{1,80}?\b(?:another|others?|the\s+"
+    + r"\b|\b" + _DOC + r"\s+(?:differ|disagree|diverge|vary|conflict)\b|\b(?:one|some|a)\s+" + _DOC
+    + r"\s+" + _DOC_SAYS + r"\b[^.;]{1,80}?\b(?:another|others?|the\s+"
     r"other|a\s+second)(?:\s+" + _DOC + r")?\s+" + _DOC_SAYS + r"\b|"
     # "8.3 million in Document 1 versus 8.8 million in Document 2"
     r"\b(?:in|per|according\s+to|from|laut|seg[\u00fau]n)\s+" + _DOC + r"[^.;]{0,60}?\b(?:versus|vs\.?|"
@@ -203,9 +244,9 @@ def _documents_differ(body: str) -> bool:
 
 # Refusing the task is not abstaining for lack of information (unmeasured in broad mode).
 _SORRY = r"(?:(?:(?:I'm|I\s+am)\s+(?:sorry|afraid)|sorry|unfortunately|apologies)[,.]?\s*(?:but\s+)?)?"
-_REFUSAL = re.compile(r"^\W*" + _SORRY + r"(?:I|we)\s+(?:can't|cannot|can\s+"
-                      r"not|won't|will\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to)\s+"
-                      r"(?:help|assist)\b|^\W*" + _SORRY + r"(?:I|we)\s+"
+_REFUSAL = re.compile(r"^\W*" + _SORRY + r"(?:I|we)(?:\s+|(?='))(?:can't|cannot|can\s+"
+                      r"not|won't|will\s+not|am\s+unable\s+to|'m\s+unable\s+to|(?:am|'m)\s+not\s+able\s+"
+                      r"to)\s+(?:help|assist)\b|^\W*" + _SORRY + r"(?:I|we)\s+"
                       r"(?:won't|will\s+not|refuse\s+to)\s+(?:answer|respond|comply|discuss)\b|"
                       r"^\W*as\s+an\s+ai\b", re.I)
 # Offering the abstention/conflict only as a possibility beside an answer ("Charles III, …
@@ -271,15 +312,19 @@ def detect_unanswerable(text: str, *, mode: Mode = "paper") -> Detection:
         return Detection(False, "paper: no 'unanswerable'")
     m = _first_unnegated(_ABSTAIN, body)
     if m is None:
+        m = _negated_documents(body)
+    if m is None:
         return Detection(False, "no abstention")
+    if _CONCESSIVE_ANSWER.search(body):
+        return Detection(False, "abstains, then answers")
     if _ANSWERS_ANYWAY.search(body, m.end()):
         return Detection(False, "abstains, then answers")
     first = re.match(r"[^.!?\n]*[.!?\n]", body)
     if first and m.start() >= first.end() and len(first.group(0).split()) <= 8 \
             and _first_unnegated(_ABSTAIN, first.group(0)) is None:
         return Detection(False, "answers first")  # "Paris. The documents mention no other city."
-    contrast = re.search(r"(?:,|\u2014|\u2013)?\s(?:though|although|but|while|even\s+though)\s", body)
-    if contrast is not None and m.start() >= contrast.end() and _answer_clause(
+    contrast = re.search(r"(?:[,(\u2014\u2013]\s*|\s)(?:though|although|but|while|even\s+though)\s", body)
+    if contrast is not None and m.start() >= contrast.start() and _answer_clause(
             body[:contrast.start()]):
         return Detection(False, "answers first")  # "Isaac Newton is usually credited, though …"
     return Detection(True, "abstention phrase")
