@@ -52,7 +52,8 @@ _CUE = (r"(?:\b(?:final\s+)?(?:answer|response|respuesta|r[ée]ponse|antwort|res
         r"definitely|probably|indeed)\s+)?[\s*\"'`]*")
 _VALUE_CUE = re.compile(_CUE + r"(?:(?:approximately|about|around|roughly|\u2248|~|x\s*=|"
                         r"[a-z]\s*=)\s*)?", re.I)
-_POLAR_CUE = re.compile(_CUE + r"(?P<word>yes|no|true|false|correct|incorrect|right|wrong|"
+_POLAR_CUE = re.compile(_CUE + r"(?:(?:it|this|that|the\s+statement)(?:'s|\s+is)?\s+)?"
+                        r"(?P<word>yes|no|true|false|correct|incorrect|right|wrong|"
                         r"unable\s+to\s+determine|cannot\s+be\s+determined|undetermined)\b", re.I)
 _AMBIGUOUS_VALUES = re.compile(r"\beither\b|\d\S*(?:\s+[A-Za-z/.]+){0,2}\s+or\s+\$?\d", re.I)
 
@@ -176,13 +177,15 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
                      if letters.token_index(text, m, options) == lone), 0)
         return checked(lone, spot, "lone-letter")
     if kind == "yesno":
-        return _yes_no(text, options)
+        return _yes_no(text, options, question)
     if chopped:
         return Choice(None, "cut-off")
     if values is not None:
         got = _last_value(text, values)
         if got.index is not None or got.how != "unparsed":
             return got
+    if all(s.rstrip(" *_\"'").endswith("?") for _, s in sentences(text)):
+        return Choice(None, "hedge")  # "Maybe the bald eagle? Or was it the turkey?"
     index, how = choose_text(text, options, frozenset(
         i for i, v in enumerate(values or []) if v is not None), question)
     return Choice(index, how)
@@ -340,7 +343,7 @@ def _clauses(sentence: str) -> list[str]:
     return [c for c in re.split(r"[,;:\u2014\u2013\uff0c]|\s-\s|\bbut\b", sentence) if c.strip()]
 
 
-def _yes_no(text: str, options: list[str]) -> Choice:
+def _yes_no(text: str, options: list[str], question: str = "") -> Choice:
     """yes/right/true/correct and their negations, or "cannot be determined"."""
     hedged = partial = False
     for _, sentence in sentences(text):
@@ -365,6 +368,10 @@ def _yes_no(text: str, options: list[str]) -> Choice:
         i = _polar_index(options, "undetermined")
         if i is not None:
             return Choice(i, "yesno-undetermined")
+    if polarity.negates_claim(text, question):  # "They're native to Asia, not Africa."
+        i = _polar_index(options, "no")
+        if i is not None:
+            return Choice(i, "yesno-correction")
     return Choice(None, "hedge" if hedged or partial else "unparsed")
 
 

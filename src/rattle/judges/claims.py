@@ -57,6 +57,8 @@ def verdict(reply: str, *, claim: str = "") -> bool | None:
     found = _verdict(text)
     if found is False and claim and signals.degenerate(text) and _restates(text, claim):
         return None
+    if found is None and polarity.negates_claim(text, claim):
+        return False  # "Dumas was born in 1802, not 1822."
     return found
 
 

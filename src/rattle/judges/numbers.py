@@ -16,7 +16,7 @@ from fractions import Fraction
 
 _CURRENCY = r"(?:\$|US\$|USD\s*|Rs\.?\s*|INR\s*|\u20b9|\u20ac|\u00a3|EUR\s*|GBP\s*)"
 NUMBER = re.compile(
-    r"(?<![\w.^/])(?:(?P<sign>-(?=\S)|negative\s+))?" + _CURRENCY + r"?(?:(?P<whole>\d+)\s+"
+    r"(?<![A-Za-z0-9_.^/])(?:(?P<sign>-(?=\S)|negative\s+))?" + _CURRENCY + r"?(?:(?P<whole>\d+)\s+"
     r"(?=\d+\s*/\s*\d))?(?P<num>(?<!\d,)\d+,\d{1,2}(?![\d,])|(?:\d{1,3}(?:,\d{3})+|\d+)"
     r"(?:\.\d+)?|\.\d+)(?:\s*/\s*(?P<den>\d+(?:\.\d+)?))?(?![\d/])(?P<pct>\s*(?:%|percent\b|"
     r"per\s+cent\b))?(?P<cents>\s*(?:cents?\b|\u00a2))?")

@@ -30,7 +30,7 @@ _FILLER = re.compile(r"^(?:[\s\W]|\b(?:well|hmm+|ok(?:ay)?|so|great question|goo
                      r"correct\s+me\s+if\s+(?:i'?m|i\s+am)\s+wrong|uh+|um+|er+m?|ah+|lol|haha|lmao|"
                      r"essentially|roughly|approximately|more\s+or\s+less|broadly|surprisingly|"
                      r"interestingly|counterintuitively|strangely|believe\s+it\s+or\s+not|"
-                     r"funnily\s+enough)\b)+", re.I)
+                     r"funnily\s+enough|slightly)\b)+", re.I)
 _NO_IDIOM = (r"(?!\s+(?:doubt|question|problem|wonder|errors?|mistakes?|issues?|inaccurac\w*|"
              r"way\s+(?:to|of|around|out)|one|matter|need|worries|kidding|surprise)\b)")
 # Verdict words in the languages models answer in besides English (openers: "Sim, é verdade",
@@ -73,7 +73,8 @@ _ADV = (r"(?:\s+(?:completely|entirely|totally|simply|actually|definitely|theref
 _PARTIAL = re.compile(
     r"^(?:partly|partially|half|mostly|mainly|largely|somewhat|not\s+(?:entirely|completely|fully|"
     r"exactly|quite|necessarily|totally|wholly)|close|almost|nearly|yes\s+and\s+no|"
-    r"only\s+partly|in\s+part)\b(?!\s+(?:because|due|since|as|thanks|owing)\b)|"
+    r"only\s+partly|in\s+part|that'?s\s+(?:debatable|disputed|contested|questionable|arguable))\b"
+    r"(?!\s+(?:because|due|since|as|thanks|owing)\b)|"
     # "Right year, wrong city": a part of the claim is right
     r"^(?:right|correct|accurate|true)\s+" + r"(?:year|date|time|name|place|location|number|figure|"
     r"person|people|city|country|team|month|day|century|decade|era|period|author|inventor|"
@@ -97,7 +98,7 @@ _NO = re.compile(
     r"not\s+a\s+chance|not\s+really|false|incorrect|"
     r"wrong|inaccurate|untrue|not\s+(?:true|correct|right|accurate|so|at\s+all)|"
     r"(?:probably|likely|most\s+likely)\s+(?:not|false|no|incorrect|wrong)|negative|"
-    r"(?:absolutely|certainly|definitely|of\s+course|surely)\s+not|(?:absolutely|completely|"
+    r"(?:absolutely|certainly|definitely|of\s+course|surely|obviously|clearly|totally|really)\s+not|(?:absolutely|completely|"
     r"totally|entirely|definitely|certainly|clearly|simply|plainly|utterly|obviously)\s+(?:false|"
     r"wrong|incorrect|untrue|inaccurate)|"
     r"(?:it|that|this)\s+(?:doesn't|does\s+not)\s+check\s+out|"
@@ -176,7 +177,8 @@ _UNDETERMINED = re.compile(
     r"determine\b|\b(?:is|are|was)\s+not\s+(?:mentioned|stated|specified|given|provided|known|"
     r"said)\b|\b(?:does\s+not|doesn't|do\s+not|don't|did\s+not|didn't)\s+(?:say|mention|state|"
     r"specify|tell|provide|indicate|contain|include|give)\b|\bcan'?t\s+(?:tell|say)\b|"
-    r"\bno\s+(?:mention|indication)\b|\bnot\s+determinable\b|\b(?:is|are|was|were)\s+never\s+"
+    r"\bno\s+(?:mention|indication)\b|\bnot\s+determinable\b|\b(?:we|you|one)\s+(?:don't|do\s+not|can't|"
+    r"cannot|can\s+not)\s+(?:know|tell|say)\b|\b(?:is|are|was|were)\s+never\s+"
     r"(?:mentioned|stated|specified|given|said|indicated|explained)\b|\bnever\s+(?:says|states|"
     r"mentions|tells\s+us)\b", re.I)
 _CONTRAST = re.compile(r"\b(?:but|however|though|although|except|apart\s+from|other\s+than|"
@@ -278,6 +280,21 @@ def correction(text: str) -> bool:
 def error_stated(text: str) -> bool:
     """An error flagged anywhere, not negated and not said of other people."""
     return any(m.group(0).lower() in _STRONG_ERRORS for m in _real_errors(text))
+
+
+def negates_claim(text: str, claim: str) -> bool:
+    """The reply sets a word of the claim aside by name: "native to Asia, not Africa" for
+    "Tigers are native to Africa", "in 1802, not 1822" for "… born in 1822"."""
+    if not claim:
+        return False
+    said = {w.lower() for w in re.findall(r"\w+", claim) if len(w) > 2 or w.isdigit()}
+    for m in re.finditer(r"(?:,|;|\u2014|\u2013|\brather\s+than|\binstead\s+of)\s*(?:not\s+)?(?:in\s+|at\s+|"
+                         r"on\s+|by\s+|from\s+|the\s+|a\s+|an\s+)?(\w+)", text, re.I):
+        head = text[m.start():m.end()].lower()
+        if ("not" in head.split() or "rather" in head or "instead" in head) and \
+                m.group(1).lower() in said:
+            return True
+    return False
 
 
 def undetermined(text: str) -> bool:

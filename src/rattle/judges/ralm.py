@@ -136,8 +136,8 @@ _DOC_NOUN = (r"(?:\b(?:documents?|passages?|context|sources?|texts?|information|
              r"\u0438\u043d\u0444\u043e\u0440\u043c\u0430\u0446|\u6587\u6863|\u6587\u4ef6|\u8d44\u6599|"
              r"\u4fe1\u606f|\u6587\u66f8|\u8cc7\u6599|\u60c5\u5831|\ubb38\uc11c|\uc815\ubcf4)")
 _CLAUSE = re.compile(r"[^,;:.!?\n\u3002\uff0c\u2014\u2013()]+")
-_NEG_DOC = re.compile(_NEG_WORD + r"(?:\W+\w+){0,6}?\W*" + _DOC_NOUN + r"|" + _DOC_NOUN
-                      + r"(?:\W+\w+){0,6}?\W*" + _NEG_WORD, re.I)
+_NEG_DOC = re.compile(_NEG_WORD + r"\w*(?:\W+\w+){0,6}?\W*" + _DOC_NOUN + r"|" + _DOC_NOUN
+                      + r"\w*(?:\W+\w+){0,6}?\W*" + _NEG_WORD, re.I)
 _ABOUT_AGREEMENT = re.compile(r"conflict|contradict|disagree|agree|consistent|differ|discrepan|"
                               r"answerable|d'accord|einig|acuerdo|\u77db\u76fe|\u4e00\u81f4", re.I)
 
@@ -179,7 +179,9 @@ _CONFLICT_BROAD = re.compile(
     r"\u0645\u062a\u0646\u0627\u0642\u0636|\u0935\u093f\u0930\u094b\u0927\u093e\u092d\u093e\u0938|"
     r"\u0e02\u0e31\u0e14\u0e41\u0e22\u0e49\u0e07|\u0441\u0443\u043f\u0435\u0440\u0435\u0447\u043d\w*|"
     r"\u77db\u76fe|\u043a\u043e\u043d\u0444\u043b\u0438\u043a\u0442|"
-    r"\u043f\u0440\u043e\u0442\u0438\u0432\u043e\u0440\u0435\u0447|\u4e0d\u4e00\u81f4|\u98df\u3044\u9055|"
+    r"\u043f\u0440\u043e\u0442\u0438\u0432\u043e\u0440\u0435\u0447|\u0440\u0430\u0441\u0445\u043e\u0434"
+    r"|\b(?:documents?|sources?|passages?)\s+(?:give|list|name|mention|provide|report|offer)\s+(?:two|three|"
+    r"multiple|several)\s+(?:different\s+)?\w+|\u4e0d\u4e00\u81f4|\u98df\u3044\u9055|"
     r"\ubaa8\uc21c|\bwiderspr\u00fcch\w*|\bwidersprechen\b|\bcontradic\w*|\bcontraddi\w*|"
     r"\bcontradit\w*|\btegenstrijdig\w*|\bsprzeczn\w*|"
     # "the documents don't match", "mismatch", "multiple answers found"
@@ -254,7 +256,8 @@ _REFUSAL = re.compile(r"^\W*" + _SORRY + r"(?:I|we)(?:\s+|(?='))(?:can't|cannot|
 _TENTATIVE = re.compile(
     r"\b(?:might|may|could)\s+(?:well\s+)?(?:be|count\s+as|mean)\s+(?:a\s+|an\s+)?(?:un-?answerable|"
     r"conflict(?:ing)?)|\b(?:possibly|perhaps|maybe|probably)\s+(?:a\s+|an\s+)?(?:un-?answerable|"
-    r"conflict)|\b(?:un-?answerable|conflict(?:ing|s)?)\s*\?|\bor\s+(?:it(?:'s|\s+is)\s+)?(?:un-?answerable|"
+    r"conflict)|\b(?:un-?answerable|conflict(?:ing|s)?)\s*\?|\b(?:un-?answerable|conflict(?:ing|s)?)\s*,?"
+    r"\s*(?:maybe|perhaps|possibly|probably)\b|\bor\s+(?:it(?:'s|\s+is)\s+)?(?:un-?answerable|"
     r"a\s+conflict)|/\s*(?:un-?answerable|conflict)\b|\b(?:un-?answerable|conflict)\s*/|"
     r"\b(?:whether|if)\s+(?:that|this|it)\s+(?:counts\s+as|is)\s+(?:a\s+)?(?:conflict|un-?answerable)",
     re.I)
