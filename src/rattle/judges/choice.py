@@ -350,6 +350,8 @@ def _yes_no(text: str, options: list[str], question: str = "") -> Choice:
         if sentence.rstrip(" *_\"'").endswith("?") and _ASKS.match(sentence):
             continue  # "Right? No — …": a question asks, it does not answer
         for clause in _clauses(sentence):
+            if polarity.undetermined(clause) and polarity.opener(clause) not in ("yes", "no"):
+                break  # "The passage doesn't say whether it was correct."
             found = polarity.opener(clause)
             if found in ("hedge", "refusal"):
                 hedged = True

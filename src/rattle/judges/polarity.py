@@ -73,7 +73,8 @@ _ADV = (r"(?:\s+(?:completely|entirely|totally|simply|actually|definitely|theref
 _PARTIAL = re.compile(
     r"^(?:partly|partially|half|mostly|mainly|largely|somewhat|not\s+(?:entirely|completely|fully|"
     r"exactly|quite|necessarily|totally|wholly)|close|almost|nearly|yes\s+and\s+no|"
-    r"only\s+partly|in\s+part|that'?s\s+(?:debatable|disputed|contested|questionable|arguable))\b"
+    r"only\s+partly|in\s+part|only\s+if|that'?s\s+(?:debatable|disputed|contested|questionable|"
+    r"arguable))\b"
     r"(?!\s+(?:because|due|since|as|thanks|owing)\b)|"
     # "Right year, wrong city": a part of the claim is right
     r"^(?:right|correct|accurate|true)\s+" + r"(?:year|date|time|name|place|location|number|figure|"
@@ -103,7 +104,9 @@ _NO = re.compile(
     r"wrong|incorrect|untrue|inaccurate)|"
     r"(?:it|that|this)\s+(?:doesn't|does\s+not)\s+check\s+out|"
     r"i(?:'d|\s+would)\s+say\s+no|"
-    r"(?:that|this|it)(?:'s|\s+is)\s+(?:not\s+(?:true|correct|right|accurate)|" + _FALSE + r")|"
+    r"(?:that|this|it)(?:'s|\s+is)\s+(?:(?:mostly|largely|basically|essentially|just|simply|really|"
+    r"actually|definitely|clearly|completely|totally)\s+)?(?:not\s+(?:true|correct|right|accurate)|"
+    + _FALSE + r")|"
     r"i\s+(?:don'?t|do\s+not)\s+(?:think|believe)\s+(?:so|(?:that'?s|that\s+is|it'?s|it\s+is|"
     r"this\s+is)\s+" + _TRUTH + r")|i\s+(?:think|believe)\s+(?:it'?s|it\s+is|that'?s|that\s+is|"
     r"this\s+is)\s+(?:not\s+" + _TRUTH + r"|" + _FALSE + r")|"
@@ -177,7 +180,8 @@ _UNDETERMINED = re.compile(
     r"determine\b|\b(?:is|are|was)\s+not\s+(?:mentioned|stated|specified|given|provided|known|"
     r"said)\b|\b(?:does\s+not|doesn't|do\s+not|don't|did\s+not|didn't)\s+(?:say|mention|state|"
     r"specify|tell|provide|indicate|contain|include|give)\b|\bcan'?t\s+(?:tell|say)\b|"
-    r"\bno\s+(?:mention|indication)\b|\bnot\s+determinable\b|\b(?:we|you|one)\s+(?:don't|do\s+not|can't|"
+    r"\bno\s+(?:mention|indication)\b|\bnot\s+determinable\b|\bnothing\s+in\s+the\s+(?:passage|text|"
+    r"description|context|statement)\b|\b(?:we|you|one)\s+(?:don't|do\s+not|can't|"
     r"cannot|can\s+not)\s+(?:know|tell|say)\b|\b(?:is|are|was|were)\s+never\s+"
     r"(?:mentioned|stated|specified|given|said|indicated|explained)\b|\bnever\s+(?:says|states|"
     r"mentions|tells\s+us)\b", re.I)

@@ -77,7 +77,9 @@ _ABSTAIN = re.compile(
         r"\bnicht\s+(?:beantwortbar|zu\s+beantworten|erw[\u00e4a]hnt|angegeben|genannt)\b|"
         r"\bkeine\s+(?:angabe|angaben|informationen?|antwort|ahnung)\b",
         r"\u043e\u0442\u0432\u0435\u0442\u0438\u0442\u044c\s+\u043d\u0435\u0432\u043e\u0437\u043c\u043e\u0436"
-        r"\u043d\u043e",
+        r"\u043d\u043e|\u043d\u0435\s?\u0438\u0437\u0432\u0435\u0441\u0442\u043d\u043e|\u043d\u0435\u043b\u044c"
+        r"\u0437\u044f\s+(?:\u043e\u0442\u0432\u0435\u0442\u0438\u0442\u044c|\u043e\u043f\u0440\u0435\u0434"
+        r"\u0435\u043b\u0438\u0442\u044c)",
         # Czech, Greek, Swahili, Hungarian, Romanian, Finnish, Danish/Norwegian, Ukrainian,
         # Hebrew, Persian, Thai, Tagalog, Malay
         r"\bnelze\s+(?:odpov\u011bd\u011bt|ur\u010dit)\b|\bnen\u00ed\s+(?:uvedeno|zm\u00edn\u011bno)\b|"
@@ -156,7 +158,7 @@ _ANSWER_AFTER = re.compile(r"\b(?:the\s+)?(?:final\s+)?answer\s+(?:is|would\s+be
                            r"unanswerable|unknown|none|unclear|that|n/?a)\b)[\"'*]*\w", re.I)
 # ... unless the reply goes on to answer anyway.
 _ANSWERS_ANYWAY = re.compile(
-    r"\b(?:but|however|though|although|yet)\b[\s,]*(?:based\s+on\s+(?:my|general)\s+knowledge"
+    r"\b(?:but|however|though|although|yet)\b[\s,]*(?:\w+ly,?\s+)?(?:based\s+on\s+(?:my|general)\s+knowledge"
     r"|from\s+(?:my|general)\s+knowledge|according\s+to\s+(?:my|general)\s+knowledge|it(?:\s+is|"
     r"\s+was|'s)\b|the\s+answer\s+is\b|i\s+(?:believe|think)\b|it'?s\s+(?:likely|probably)\b|"
     r"(?:likely|probably)\b)", re.I)
@@ -186,7 +188,7 @@ _CONFLICT_BROAD = re.compile(
     r"\bcontradit\w*|\btegenstrijdig\w*|\bsprzeczn\w*|"
     # "the documents don't match", "mismatch", "multiple answers found"
     r"\b(?:do|does|did)\s*(?:not|n't)\s+(?:match|line\s+up|align|add\s+up|tally|square)\b|"
-    r"\bmismatch(?:ed|es)?\b|\b(?:ne\s+sont\s+)?pas\s+d'accord\b|\bnicht\s+einig\b|\bno\s+est[\u00e1a]n\s+de\s+"
+    r"\bmismatch(?:ed|es)?\b|\b(?:not|n't)\s+(?:consistent|in\s+agreement|aligned)\b|\b(?:ne\s+sont\s+)?pas\s+d'accord\b|\bnicht\s+einig\b|\bno\s+est[\u00e1a]n\s+de\s+"
     r"acuerdo\b|\bnon\s+sono\s+d'accordo\b|\bn[\u00e3a]o\s+concordam\b|\u043d\u0435\s+\u0441\u043e\u0433\u043b"
     r"\u0430\u0441\u0443\u044e\u0442\u0441\u044f|\b(?:unterschiedliche|verschiedene)\s+(?:Jahre|Daten|Angaben|"
     r"Zahlen|Werte|Namen|Antworten)\b|\bdiff[\u00e9e]rent(?:e?s)\s+(?:dates|ann[\u00e9e]es|valeurs|chiffres|"
