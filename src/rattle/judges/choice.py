@@ -8,11 +8,16 @@ first step that decides wins and ``Choice.how`` names it:
    line) over answer sentences ("the answer is (B)", "I pick C", "(B) is correct", "so it's
    B", a closing line with only a letter), the last of the strongest kind; an option text or
    value right after an answer cue counts too ("The answer is Canberra", "The answer is 42");
-3. the reply opens with one option's text ("Canberra.", "Leaves, because …");
-4. exactly one letter is mentioned and not rejected ("Not (A). … (B) Canberra");
+   a letter that disagrees with the option text, value or verdict beside it is unmeasured
+   (``crosscheck``);
+3. a reply that echoes the options, says none fits or leaves the choice open is unmeasured
+   (``signals``); the reply opens with one option's text ("Canberra.", "Leaves, because …");
+4. exactly one letter is mentioned and not rejected ("Not (A). … (B) Canberra"), or a short
+   reply holds exactly one letter (any language);
 5. by answer kind, read from the displayed options: yes/no items (True / False / Unable to
    determine) read yes/right/true/correct and their negations, and "cannot be determined";
-   numeric items the value stated last ("$1,200", "= 3/4"); other items the option text.
+   numeric items the value the worked reply ends on ("$1,200", "= 3/4"); other items the
+   option text. A reply cut off mid-sentence is not read by its last number or option.
 
 Letters must stand as letters (never the article "a" or "e.g."), negated letters and options
 never count ("not (A)", "(B) is wrong"), a reply that revises itself is read from its last

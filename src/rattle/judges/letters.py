@@ -266,7 +266,7 @@ def only_letter(text: str, options: list[str]) -> int | None:
     if m:
         i = letter_index(m.group(1) or m.group(2), len(options))
         rest = _norm(m.group(3))
-        if i is None:
+        if i is None or option_lines(text, options):  # "A. Ostrich B. Penguin C. Owl"
             return None
         if any(rest == _norm(o) for o in options if _norm(o)):
             return i
