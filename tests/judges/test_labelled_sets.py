@@ -25,16 +25,20 @@ def test_every_extractor_agrees_on_every_present_half() -> None:
 
 @pytest.mark.parametrize("set_name", ag.SETS)
 def test_dev_halves_are_complete_and_varied(set_name: str) -> None:
+    # the dev half is every <set>.dev*.jsonl file: the first one and the second, dev-b
+    assert ag.dev_parts(set_name) == ["dev", "dev-b"]
     rows = ag.load_labels(set_name, "dev")
-    assert len(rows) == 160
-    assert len({r["id"] for r in rows}) == 160
-    assert len({r["family"] for r in rows}) >= 8 and len({r["style"] for r in rows}) >= 5
-    labels = collections.Counter(r["label"] for r in rows)
-    assert labels[None] >= 3 and len(labels) >= 3  # unmeasured replies are part of every set
-    if set_name == "choice.yesno":
-        for r in rows:
-            assert sorted(r["options"]) == ["False", "True", "Unable to determine"]
-        assert len({tuple(r["options"]) for r in rows}) == 6  # every display order
+    assert len(rows) == 320 and len({r["id"] for r in rows}) == 320
+    for part in ag.dev_parts(set_name):
+        rows = ag.load_labels(set_name, part=part)
+        assert len(rows) == 160
+        assert len({r["family"] for r in rows}) >= 8 and len({r["style"] for r in rows}) >= 5
+        labels = collections.Counter(r["label"] for r in rows)
+        assert labels[None] >= 3 and len(labels) >= 3  # unmeasured replies are part of every set
+        if set_name == "choice.yesno":
+            for r in rows:
+                assert sorted(r["options"]) == ["False", "True", "Unable to determine"]
+            assert len({tuple(r["options"]) for r in rows}) == 6  # every display order
 
 
 def test_paper_mode_agreement_is_reported_beside_broad() -> None:
@@ -42,8 +46,10 @@ def test_paper_mode_agreement_is_reported_beside_broad() -> None:
     paper = {a.set_name: a for a in ag.all_agreements(modes=("paper",)) if a.half == "dev"
              and a.set_name in ("abstain", "conflict")}
     assert paper["abstain"].extractor == "ralm.abstain@2[paper]"
-    assert (paper["abstain"].n, round(paper["abstain"].accuracy * 160)) == (160, 117)
-    assert (paper["conflict"].n, round(paper["conflict"].accuracy * 160)) == (160, 128)
+    assert (paper["abstain"].n, round(paper["abstain"].accuracy * 320)) == (320, 117 + 126)
+    assert (paper["conflict"].n, round(paper["conflict"].accuracy * 320)) == (320, 128 + 130)
+    dev_b = ag.agreement_for("abstain", part="dev-b", mode="paper")
+    assert (dev_b.half, dev_b.n, round(dev_b.accuracy * 160)) == ("dev-b", 160, 126)
     # what the paper mode misses are abstentions/conflicts it reads as answers
     assert set(paper["abstain"].confusion["abstain"]) == {"abstain", "answer"}
 
@@ -94,11 +100,37 @@ def test_judge_agreement_metrics_for_a_run() -> None:
     dev = [v for v in values if v.group["half"] == "dev"]
     assert [v.group["set"] for v in dev] == ["choice.letter", "choice.yesno", "choice.numeric",
                                              "abstain"]
-    assert all(v.name == "judge_agreement" and v.n == 160 and v.value is not None
+    assert all(v.name == "judge_agreement" and v.n == 320 and v.value is not None
                and v.value >= ag.GATE for v in dev)
     assert dev[-1].group["extractor"] == "ralm.abstain@2[broad]"
     paper = ag.judge_agreement_metrics(["ralm.abstain"], mode="paper")
     assert paper[0].group["extractor"] == "ralm.abstain@2[paper]"
-    assert paper[0].value == pytest.approx(117 / 160)
+    assert paper[0].value == pytest.approx((117 + 126) / 320)
     with pytest.raises(ConfigError, match=r"ralm\.conflict"):
         ag.judge_agreement_metrics(["nosuch"])
+
+
+def test_every_dev_file_is_part_of_the_dev_half(tmp_path: Path) -> None:
+    row = {"id": "v1", "claim": "c", "reply": "Yes.", "label": "accept"}
+    (tmp_path / "verdict.dev.jsonl").write_text(json.dumps(row) + "\n")
+    (tmp_path / "verdict.dev-b.jsonl").write_text(json.dumps({**row, "id": "b1",
+                                                                "reply": "No."}) + "\n")
+    (tmp_path / "verdict.heldout.jsonl").write_text(json.dumps({**row, "id": "h1"}) + "\n")
+    (tmp_path / "verdictx.dev.jsonl").write_text("not read\n")
+    assert [p.name for p in ag.label_paths("verdict", directory=tmp_path)] == [
+        "verdict.dev.jsonl", "verdict.dev-b.jsonl"]
+    assert ag.dev_parts("verdict", directory=tmp_path) == ["dev", "dev-b"]
+    got = ag.agreement_for("verdict", directory=tmp_path)
+    assert (got.half, got.n, got.accuracy, got.misses) == ("dev", 2, 0.5, ("b1",))
+    part = ag.agreement_for("verdict", part="dev-b", directory=tmp_path)
+    assert (part.half, part.n, part.misses) == ("dev-b", 1, ("b1",))
+    held = ag.agreement_for("verdict", "heldout", directory=tmp_path)
+    assert (held.half, held.n, held.accuracy) == ("heldout", 1, 1.0)
+    assert ag.present_halves("verdict", directory=tmp_path) == ["dev", "heldout"]
+    # an id used twice in one half is an error naming both places
+    (tmp_path / "verdict.dev-c.jsonl").write_text(json.dumps(row) + "\n")
+    with pytest.raises(DataError, match=r"dev-c\.jsonl:1: duplicate id 'v1' \(first at "
+                                        r"verdict\.dev\.jsonl:1\)"):
+        ag.load_labels("verdict", directory=tmp_path)
+    with pytest.raises(ConfigError, match="unknown half"):
+        ag.label_paths("verdict", "dev-b", directory=tmp_path)

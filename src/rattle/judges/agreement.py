@@ -1,8 +1,8 @@
 """Agreement of every rule extractor with its hand-labelled replies (issue 14, item 4).
 
 Each labelled set lives in ``judges/data/labels/<set>.<half>.jsonl``: the ``dev`` half the
-rules were developed on, and a ``heldout`` half written by someone else that no rule was tuned
-on. A set maps to one extractor, which turns a labelled row into a label of the set's
+rules were developed on (every ``<set>.dev*.jsonl`` file together: ``dev``, ``dev-b``, …), and a
+``heldout`` half (``<set>.heldout.jsonl``) written by someone else that no rule was tuned on. A set maps to one extractor, which turns a labelled row into a label of the set's
 vocabulary (``None`` = the extractor leaves the reply unmeasured):
 
 | set | extractor | labels |
@@ -84,35 +84,68 @@ def _family(set_name: str) -> str:
     return set_name.split(".")[0]
 
 
-def label_path(set_name: str, half: str = "dev", *, directory: Path = LABELS_DIR) -> Path:
+def label_paths(set_name: str, half: str = "dev", *, part: str | None = None,
+                directory: Path = LABELS_DIR) -> list[Path]:
+    """The files of one half: ``dev`` is every ``<set>.dev*.jsonl`` (``dev``, ``dev-b``, …;
+    ``dev`` first), ``heldout`` is ``<set>.heldout.jsonl``. ``part`` picks one file of the half
+    by its middle name (``"dev"``, ``"dev-b"``), to measure it alone. Absent files are left
+    out."""
     _family(set_name)
-    if half not in HALVES:
+    if half == "dev":
+        paths = sorted((p for p in directory.glob(f"{set_name}.dev*.jsonl") if p.is_file()),
+                       key=lambda p: (p.name != f"{set_name}.dev.jsonl", p.name))
+    elif half == "heldout":
+        path = directory / f"{set_name}.heldout.jsonl"
+        paths = [path] if path.is_file() else []
+    else:
         raise ConfigError(f"unknown half {half!r}; use one of: {', '.join(HALVES)}")
-    return directory / f"{set_name}.{half}.jsonl"
+    if part is None:
+        return paths
+    return [p for p in paths if p.name == f"{set_name}.{part}.jsonl"]
 
 
-def load_labels(set_name: str, half: str = "dev", *, directory: Path = LABELS_DIR) -> list[Row]:
-    """The labelled rows of one half, checked against the set's schema."""
+def dev_parts(set_name: str, *, directory: Path = LABELS_DIR) -> list[str]:
+    """The dev files of a set by part name, e.g. ``["dev", "dev-b"]``."""
+    prefix = f"{set_name}."
+    return [p.name[len(prefix):-len(".jsonl")] for p in label_paths(set_name, "dev",
+                                                                      directory=directory)]
+
+
+def load_labels(set_name: str, half: str = "dev", *, part: str | None = None,
+                directory: Path = LABELS_DIR) -> list[Row]:
+    """The labelled rows of one half (all its files, ids unique; or its file ``part`` alone),
+    checked against the set's schema."""
     family = _family(set_name)
-    path = label_path(set_name, half, directory=directory)
-    if not path.is_file():
+    paths = label_paths(set_name, half, part=part, directory=directory)
+    if not paths:
+        path = directory / f"{set_name}.{part or half}.jsonl"
         raise DataError("no such labelled set", path=str(path),
                         fix=f"write {path.name} or pick a present half")
     rows: list[Row] = []
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DataError(f"invalid JSON: {exc.msg}", path=str(path), line=lineno) from None
-        if not isinstance(row, dict):
-            raise DataError("a labelled row must be a JSON object", path=str(path), line=lineno)
-        for key in _REQUIRED[family]:
-            if key not in row:
-                raise DataError("missing field", path=str(path), line=lineno, field=key)
-        _check_label(row, family, path, lineno)
-        rows.append(row)
+    seen: dict[str, str] = {}
+    for path in paths:
+        for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise DataError(f"invalid JSON: {exc.msg}", path=str(path),
+                                line=lineno) from None
+            if not isinstance(row, dict):
+                raise DataError("a labelled row must be a JSON object", path=str(path),
+                                line=lineno)
+            for key in _REQUIRED[family]:
+                if key not in row:
+                    raise DataError("missing field", path=str(path), line=lineno, field=key)
+            _check_label(row, family, path, lineno)
+            where = f"{path.name}:{lineno}"
+            if str(row["id"]) in seen:
+                raise DataError(f"duplicate id {row['id']!r} (first at {seen[str(row['id'])]})",
+                                path=str(path), line=lineno, field="id",
+                                fix="give every row of a half its own id")
+            seen[str(row["id"])] = where
+            rows.append(row)
     return rows
 
 
@@ -151,7 +184,7 @@ def predictor(set_name: str, *, mode: str = "broad") -> Predict:
         from rattle.judges.claims import verdict
 
         def judge(row: Row) -> str | None:
-            v = verdict(row["reply"])
+            v = verdict(row["reply"], claim=str(row.get("claim", "")))
             return None if v is None else ("accept" if v else "reject")
 
         return judge
@@ -185,13 +218,14 @@ def score(gold: Sequence[str | None], predicted: Sequence[str | None]) -> tuple[
 
 def agreement_for(set_name: str, half: str = "dev", *, mode: str = "broad",
                   predict: Predict | None = None, extractor: str | None = None,
-                  directory: Path = LABELS_DIR) -> Agreement:
-    """Agreement of the set's extractor (or ``predict``) with the labels of one half."""
-    rows = load_labels(set_name, half, directory=directory)
+                  part: str | None = None, directory: Path = LABELS_DIR) -> Agreement:
+    """Agreement of the set's extractor (or ``predict``) with the labels of one half, or of
+    one file of it (``part="dev-b"``; the result's ``half`` is then the part's name)."""
+    rows = load_labels(set_name, half, part=part, directory=directory)
     fn = predict or predictor(set_name, mode=mode)
     predicted = [fn(r) for r in rows]
-    return agreement_from(set_name, half, extractor or extractor_name(set_name, mode), rows,
-                          predicted)
+    return agreement_from(set_name, part or half, extractor or extractor_name(set_name, mode),
+                          rows, predicted)
 
 
 def agreement_from(set_name: str, half: str, extractor: str, rows: Sequence[Row],
@@ -208,7 +242,7 @@ def agreement_from(set_name: str, half: str, extractor: str, rows: Sequence[Row]
 
 
 def present_halves(set_name: str, *, directory: Path = LABELS_DIR) -> list[str]:
-    return [h for h in HALVES if label_path(set_name, h, directory=directory).is_file()]
+    return [h for h in HALVES if label_paths(set_name, h, directory=directory)]
 
 
 def all_agreements(*, modes: Iterable[str] = ("broad",),

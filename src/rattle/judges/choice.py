@@ -8,11 +8,16 @@ first step that decides wins and ``Choice.how`` names it:
    line) over answer sentences ("the answer is (B)", "I pick C", "(B) is correct", "so it's
    B", a closing line with only a letter), the last of the strongest kind; an option text or
    value right after an answer cue counts too ("The answer is Canberra", "The answer is 42");
-3. the reply opens with one option's text ("Canberra.", "Leaves, because …");
-4. exactly one letter is mentioned and not rejected ("Not (A). … (B) Canberra");
+   a letter that disagrees with the option text, value or verdict beside it is unmeasured
+   (``crosscheck``);
+3. a reply that echoes the options, says none fits or leaves the choice open is unmeasured
+   (``signals``); the reply opens with one option's text ("Canberra.", "Leaves, because …");
+4. exactly one letter is mentioned and not rejected ("Not (A). … (B) Canberra"), or a short
+   reply holds exactly one letter (any language);
 5. by answer kind, read from the displayed options: yes/no items (True / False / Unable to
    determine) read yes/right/true/correct and their negations, and "cannot be determined";
-   numeric items the value stated last ("$1,200", "= 3/4"); other items the option text.
+   numeric items the value the worked reply ends on ("$1,200", "= 3/4"); other items the
+   option text. A reply cut off mid-sentence is not read by its last number or option.
 
 Letters must stand as letters (never the article "a" or "e.g."), negated letters and options
 never count ("not (A)", "(B) is wrong"), a reply that revises itself is read from its last
@@ -30,10 +35,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rattle.items import Judgement, Question, Response
-from rattle.judges import letters, numbers, polarity
+from rattle.judges import crosscheck, letters, numbers, polarity, signals
 from rattle.judges.letters import LETTERS, Hit
 from rattle.judges.option_text import choose_text, equals_option
-from rattle.judges.reply import after_revision, clause_negated, json_answer, prepare, sentences
+from rattle.judges.reply import (after_revision, clause_negated, json_answer, normalise, prepare,
+                                 sentences, unfinished_reasoning)
 from rattle.registry import register
 
 __all__ = ["LETTERS", "Choice", "ChoiceJudge", "answer_kind", "extract_choice"]
@@ -51,7 +57,8 @@ _CUE = (r"(?:\b(?:final\s+)?(?:answer|response|respuesta|r[ée]ponse|antwort|res
         r"definitely|probably|indeed)\s+)?[\s*\"'`]*")
 _VALUE_CUE = re.compile(_CUE + r"(?:(?:approximately|about|around|roughly|\u2248|~|x\s*=|"
                         r"[a-z]\s*=)\s*)?", re.I)
-_POLAR_CUE = re.compile(_CUE + r"(?P<word>yes|no|true|false|correct|incorrect|right|wrong|"
+_POLAR_CUE = re.compile(_CUE + r"(?:(?:it|this|that|the\s+statement)(?:'s|\s+is)?\s+)?"
+                        r"(?P<word>yes|no|true|false|correct|incorrect|right|wrong|"
                         r"unable\s+to\s+determine|cannot\s+be\s+determined|undetermined)\b", re.I)
 _AMBIGUOUS_VALUES = re.compile(r"\beither\b|\d\S*(?:\s+[A-Za-z/.]+){0,2}\s+or\s+\$?\d", re.I)
 
@@ -78,10 +85,12 @@ def answer_kind(displayed: list[str]) -> Kind:
 def extract_choice(reply: str, displayed: list[str], *, question: str = "") -> Choice:
     """The display position the reply chose, and which rule found it. ``question`` (optional)
     only breaks ties between several option texts restated without a letter."""
-    options = [str(o) for o in displayed]
+    options = [normalise(str(o)) for o in displayed]
     text = prepare(reply or "")
     if not text or not options:
         return Choice(None, "empty")
+    if unfinished_reasoning(reply) and signals.cut_off(text):
+        return Choice(None, "unfinished")
     kind = answer_kind(options)
     revised = after_revision(text)
     if revised is not None:
@@ -106,18 +115,33 @@ def _pick(hits: list[Hit]) -> Hit | None:
     return [h for h in hits if h.tier == best][-1]
 
 
+# Rules that read a letter: the letter must agree with what the reply says beside it.
+_LETTER_RULES = frozenset({"only", "final", "label", "boxed", "answer-is", "correct-option",
+                           "choose", "so", "my-pick", "believe", "it-is", "letter-is", "bold",
+                           "json", "last-line", "conclusion", "mention", "lone-letter"})
+
+
 def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Choice:
     text = re.sub(r"(?<![\w'])['\"]([A-Za-z])['\"](?![\w'])", r"(\1)", text)  # 'B' -> (B)
+    text = letters.ordinal_letters(text, len(options), numeric=kind == "numeric")
     qa = re.match(r"A:\s+(\S.*)", text, re.S)  # "A: The capital is Canberra" (Q/A style prefix)
     if qa and not re.match(re.escape(options[0].strip()) + r"(?!\w)", qa.group(1), re.I):
         text = qa.group(1)
+    values = numbers.numeric_options(options) if kind == "numeric" else None
+
+    def checked(index: int, start: int, how: str) -> Choice:
+        if how in _LETTER_RULES and crosscheck.disagrees(text, start, index, options,
+                                                         question=question, values=values):
+            return Choice(None, "conflicting")
+        return Choice(index, how)
+
     only = letters.only_letter(text, options)
     if only is not None:
-        return Choice(only, "only")
+        at = re.search(r"(?<![A-Za-z])[\(\[]?\s*[A-Za-z]\s*[\)\]]?(?![A-Za-z])", text)
+        return checked(only, at.start() if at else 0, "only")
     hits = letters.statements(text, options)
-    values = numbers.numeric_options(options) if kind == "numeric" else None
     if values is not None:
-        hits += _value_statements(text, values)
+        hits += _value_statements(text, values, question)
     elif kind == "yesno":
         hits += _polar_statements(text, options)
     hits += _text_statements(text, options, values)
@@ -127,23 +151,46 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
             return Choice(None, "ambiguous")
         if hit.index < 0:
             return Choice(None, "not-an-option")
-        return Choice(hit.index, hit.how)
+        return checked(hit.index, hit.start, hit.how)
     if letters.option_lines(text, options):
         return Choice(None, "echo-options")
+    if kind != "yesno":  # no explicit statement: a reply that leaves the choice open
+        if signals.none_fits(text):
+            return Choice(None, "none-fits")
+        if signals.undecided(text):
+            return Choice(None, "hedge")
     lead = equals_option(text, options)
     if lead is not None:
         return Choice(lead, "lead")
-    positive, _ = letters.mentions(text, options)
+    spans = letters.mention_spans(text, options)
+    positive = {i for i, _, rejected in spans if not rejected}
+    chopped = signals.cut_off(text) or signals.degenerate(text)
     if len(positive) == 1:
-        return Choice(positive.pop(), "mention")
+        i = positive.pop()
+        start = next(st for j, st, rejected in spans if j == i and not rejected)
+        line_start = text.rfind("\n", 0, start) + 1
+        if chopped and text[line_start:start].strip(" \t*#>-"):
+            return Choice(None, "cut-off")  # cut off while it discussed the options
+        return checked(i, start, "mention")
     if len(positive) > 1:
         return Choice(None, "ambiguous")
+    lone = letters.lone_letter(text, options)
+    if lone is not None and polarity.HEDGE.search(text):
+        return Choice(None, "hedge")  # "Not sure, maybe B?"
+    if lone is not None:
+        spot = next((m.start() for m in re.finditer(letters.TOKEN, text)
+                     if letters.token_index(text, m, options) == lone), 0)
+        return checked(lone, spot, "lone-letter")
     if kind == "yesno":
-        return _yes_no(text, options)
+        return _yes_no(text, options, question)
+    if chopped:
+        return Choice(None, "cut-off")
     if values is not None:
         got = _last_value(text, values)
         if got.index is not None or got.how != "unparsed":
             return got
+    if all(s.rstrip(" *_\"'").endswith("?") for _, s in sentences(text)):
+        return Choice(None, "hedge")  # "Maybe the bald eagle? Or was it the turkey?"
     index, how = choose_text(text, options, frozenset(
         i for i, v in enumerate(values or []) if v is not None), question)
     return Choice(index, how)
@@ -168,8 +215,19 @@ def _text_statements(text: str, options: list[str],
     return out
 
 
-def _value_statements(text: str, values: list[numbers.Value | None]) -> list[Hit]:
+def _value_statements(text: str, values: list[numbers.Value | None],
+                      question: str = "") -> list[Hit]:
     out = []
+    for var in sorted(numbers.unknowns(question)):  # "Solve for x": "… x = 7"
+        for m in re.finditer(r"(?<![\w^])" + var + r"\s*=\s*", text):
+            clause = re.split(r"[;,\n(]|\.(?:\s|$)|\s(?:and|so|but|which|because|since)\b",
+                              text[m.end():m.end() + 60])[0]
+            last = clause.split("=")[-1].strip()
+            stated = numbers.values(last)
+            if len(stated) == 1 and stated[0].start == 0 and len(last) - stated[0].end <= 8:
+                i = numbers.match(stated[0], values)
+                if i is not None and not clause_negated(text, m.start()):
+                    out.append(Hit(i, m.start(), 2, "value-answer"))
     json_value = json_answer(text)
     if json_value is not None:
         found = numbers.values(json_value)
@@ -183,6 +241,7 @@ def _value_statements(text: str, values: list[numbers.Value | None]) -> list[Hit
         i = numbers.match(stated[0], values)
         tier = 1 if re.match(r"final|####|\\boxed", m.group(0).strip(), re.I) else 2
         out.append(Hit(-1 if i is None else i, m.end(), tier, "value-answer"))
+    out += _restated_values(text, values, question)
     for m in re.finditer(r"\*\*\s*([^*\n]{1,30}?)\s*\*\*", text):  # **120**
         stated = numbers.values(m.group(1))
         if len(stated) == 1 and stated[0].start == 0:
@@ -192,14 +251,33 @@ def _value_statements(text: str, values: list[numbers.Value | None]) -> list[Hit
     return out
 
 
+_RESTATED = re.compile(r"(?:^|[.!?;]\s+|,\s+so\s+)(?P<subj>(?:the\s+)?(?:[a-z]+\s+){0,3}[a-z]+)\s+(?:is|was|are|"
+                       r"were|equals|comes\s+to|works\s+out\s+to)\s+(?:about\s+|approximately\s+|"
+                       r"roughly\s+|exactly\s+)?(?=[$\u20ac\u00a3\u2212-]?\d)", re.I | re.M)
+_STOPWORDS = frozenset({"the", "what", "which", "how", "many", "much", "its", "this", "that",
+                        "of", "is", "was", "are", "if", "and", "a", "an", "in", "on", "for"})
+
+
+def _restated_values(text: str, values: list[numbers.Value | None], question: str) -> list[Hit]:
+    """"The original price was $50" for "… what was the original price?": the clause that
+    names what the question asks for, with the most words of the question."""
+    asked = {w[:5] for w in re.findall(r"[a-z]+", question.lower()) if w not in _STOPWORDS}
+    found = []
+    for m in _RESTATED.finditer(text):
+        said = {w[:5] for w in re.findall(r"[a-z]+", m.group("subj").lower()) if w not in _STOPWORDS}
+        stated = numbers.values(text[m.end():m.end() + 30])
+        if said & asked and stated and stated[0].start == 0 and not clause_negated(text, m.end()):
+            i = numbers.match(stated[0], values)
+            found.append((len(said & asked), Hit(-1 if i is None else i, m.end(), 2, "value-answer")))
+    top = max((n for n, _ in found), default=0)
+    return [h for n, h in found if n == top and h.index >= 0]
+
+
 def _last_value(text: str, values: list[numbers.Value | None]) -> Choice:
     """The last value the reply states that nothing negates ("…, so x = 300")."""
-    from rattle.judges.reply import negated_before
-
-    stated = [v for v in numbers.values(text) if not negated_before(text, v.start, words=2)]
-    if not stated:
+    last = numbers.answer_value(text)
+    if last is None:
         return Choice(None, "unparsed")
-    last = stated[-1]
     tail = text[max(0, last.start - 40):last.end + 10]
     if _AMBIGUOUS_VALUES.search(tail):
         return Choice(None, "ambiguous")
@@ -214,6 +292,17 @@ def _polar_index(options: list[str], polar: str) -> int | None:
     return None
 
 
+_POLAR_WORDS = {"yes": "yes", "true": "yes", "correct": "yes", "right": "yes", "no": "no",
+                "false": "no", "incorrect": "no", "wrong": "no"}
+_POLAR_VERB = re.compile(r"\b(?:I'd|I\s+would|I'll|I\s+will|I)\s+(?:mark|call|rate|label|answer|"
+                         r"classify|put)\s+(?:(?:this|it|that|the\s+(?:statement|claim))\s+)?"
+                         r"(?:as\s+)?[\"'*]*(?P<word>true|false|yes|no|correct|incorrect|unable\s+"
+                         r"to\s+determine)\b", re.I)
+_POLAR_CONCLUSION = re.compile(r"^\W*(?:so|thus|therefore|hence|as\s+(?:stated|written|worded)|"
+                               r"overall|in\s+short|in\s+conclusion|bottom\s+line|all\s+in\s+all)"
+                               r"\b", re.I)
+
+
 def _polar_statements(text: str, options: list[str]) -> list[Hit]:
     out = []
     for m in _POLAR_CUE.finditer(text):
@@ -224,6 +313,22 @@ def _polar_statements(text: str, options: list[str]) -> list[Hit]:
         if i is not None and not clause_negated(text, m.start("word")):
             tier = 1 if m.group(0).lower().startswith("final") else 2
             out.append(Hit(i, m.start("word"), tier, "yesno-answer"))
+    for m in _POLAR_VERB.finditer(text):  # "I'd mark this False"
+        i = _polar_index(options, _POLAR_WORDS.get(m.group("word").lower(), "undetermined"))
+        if i is not None and not clause_negated(text, m.start()):
+            out.append(Hit(i, m.start("word"), 2, "yesno-answer"))
+    closing = sentences(text)[-1:]  # "… never part of the Olympic program. True"
+    for start, sentence in closing:
+        said = _YES_OPTIONS.get(sentence.strip(" *_.!").lower())
+        i = _polar_index(options, said) if said else None
+        if i is not None and len(sentences(text)) > 1 and not letters.option_lines(text, options):
+            out.append(Hit(i, start, 2, "yesno-last"))
+    for start, sentence in sentences(text):  # "So the statement is false."
+        if _POLAR_CONCLUSION.match(sentence):
+            said = polarity.statement(sentence)
+            i = _polar_index(options, said) if said in ("yes", "no") else None
+            if i is not None:
+                out.append(Hit(i, start, 2, "yesno-conclusion"))
     value = json_answer(text)
     if value is not None:
         o = polarity.opener(value)
@@ -235,23 +340,34 @@ def _polar_statements(text: str, options: list[str]) -> list[Hit]:
     return out
 
 
+_ASKS = re.compile(r"^\W*(?:\w+\W*$|(?:is|are|was|were|does|do|did|can|could|would|will|"
+                   r"right|true|correct|really)\b)", re.I)
+
+
 def _clauses(sentence: str) -> list[str]:
     return [c for c in re.split(r"[,;:\u2014\u2013\uff0c]|\s-\s|\bbut\b", sentence) if c.strip()]
 
 
-def _yes_no(text: str, options: list[str]) -> Choice:
+def _yes_no(text: str, options: list[str], question: str = "") -> Choice:
     """yes/right/true/correct and their negations, or "cannot be determined"."""
-    hedged = False
+    hedged = partial = False
     for _, sentence in sentences(text):
+        if sentence.rstrip(" *_\"'").endswith("?") and _ASKS.match(sentence):
+            continue  # "Right? No — …": a question asks, it does not answer
         for clause in _clauses(sentence):
+            if polarity.undetermined(clause) and polarity.opener(clause) not in ("yes", "no"):
+                break  # "The passage doesn't say whether it was correct."
             found = polarity.opener(clause)
             if found in ("hedge", "refusal"):
                 hedged = True
                 continue
             if found is None:
                 found = polarity.statement(clause)
-            if found == "partial":
-                return Choice(None, "hedge")
+            if found == "partial" or (partial and found == "yes"):
+                partial = True  # "Not quite. … So the statement is false." reads on
+                continue
+            if found == "yes" and polarity.correction(text[text.find(clause) + len(clause):]):
+                found = "no"  # "Yes, except that it was 1945, not 1944." takes the yes back
             if found in ("yes", "no"):
                 i = _polar_index(options, found)
                 return Choice(i, "yesno-" + found) if i is not None else Choice(None, "unparsed")
@@ -259,7 +375,11 @@ def _yes_no(text: str, options: list[str]) -> Choice:
         i = _polar_index(options, "undetermined")
         if i is not None:
             return Choice(i, "yesno-undetermined")
-    return Choice(None, "hedge" if hedged else "unparsed")
+    if polarity.negates_claim(text, question):  # "They're native to Asia, not Africa."
+        i = _polar_index(options, "no")
+        if i is not None:
+            return Choice(i, "yesno-correction")
+    return Choice(None, "hedge" if hedged or partial else "unparsed")
 
 
 @dataclass(frozen=True)

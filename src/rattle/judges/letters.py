@@ -30,24 +30,32 @@ _OPEN = r"[\(\[\{<]"
 _CLOSE = r"[\)\]\}>]"
 # A letter token: framed by brackets / bold, or bare (checked by ``_bare_ok``).
 TOKEN = (r"(?:\*\*\s*)?(?:(?P<o>" + _OPEN + r")\s*(?P<lf>" + _L + r")\s*" + _CLOSE + r"|"
-         r"(?<![A-Za-z0-9'’])(?P<lb>" + _L + r")(?![A-Za-z0-9'’]))(?:\s*\*\*)?")
+         r"(?<![A-Za-z0-9'’\u0370-\u03ff\u0400-\u04ff])(?P<lb>" + _L
+         + r")(?![A-Za-z0-9'’\u0370-\u03ff\u0400-\u04ff]))(?:\s*\*\*)?")  # CJK may touch a letter
 _FOLLOW_OK = re.compile(
-    r"\s*(?:$|[,;:!?)\]}*\"'\u3002\uff0c\uff1a]|\.(?![A-Za-z])|\s+(?:because|since|as|which|"
+    r"\s*(?:$|[,;:!?)\]}*\"'\u3002\uff0c\uff1a\u0964\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af]|"
+    r"\.(?![A-Za-z])|\s+(?:because|since|as|which|"
     r"for|with|or|and|is|was|would|seems|looks|option|choice|answer|\u2014|\u2013|-|\()\b|"
     r"\s+[\u2014\u2013-])", re.I)
 _ANSWER_WORD = (
     r"(?:answer|ans\b|response|respuesta|r[ée]ponse|antwort|resposta|risposta|\u043e\u0442\u0432\u0435\u0442|"
-    r"jawaban|cevap|antwoord|odpowied\u017a|\u0111\u00e1p \u00e1n|c\u00e2u tr\u1ea3 l\u1eddi|"
+    r"jawaban(?:nya)?|cevap(?:\u0131)?|antwoord|odpowied\u017a|\u0111\u00e1p \u00e1n|c\u00e2u tr\u1ea3 l\u1eddi|"
+    r"svar(?:et)?|vastaus|odpov\u011b\u010f|r\u0103spuns(?:ul)?|\u03b1\u03c0\u03ac\u03bd\u03c4\u03b7\u03c3\u03b7|"
+    r"\u0432\u0456\u0434\u043f\u043e\u0432\u0456\u0434\u044c|jibu|"
     r"\u0909\u0924\u094d\u0924\u0930|\u0627\u0644\u0625\u062c\u0627\u0628\u0629|"
     r"\u7b54\u6848|\u6b63\u786e\u7b54\u6848|\u7b54\u3048|\u6b63\u89e3|\uc815\ub2f5|\ub2f5)")
-_ADJ_AFTER = r"(?:\s+(?:correcta|correcto|correct[ae]?|correta|correto|corretta|richtige|final|finale|juste|bonne|exacta|exacte))?"
+_ADJ_AFTER = (r"(?:\s+(?:correcta|correcto|correct[ae]?|correta|correto|corretta|richtige|final|finale|"
+              r"juste|bonne|exacta|exacte|\u0111\u00fang|correcto|benar|corect|oikea|spr\u00e1vn\u00e1))?")
 _COPULA = (r"(?:\s+(?:here|then|therefore|thus|to\s+(?:this|the)\s+question|for\s+this\s+question))?"
            r"\s*(?:is|are|was|would\s+be|should\s+be|must\s+be|will\s+be|seems\s+to\s+be|"
-           r"appears\s+to\s+be|es|est|ist|\u00e9|\u00e8|=|:|\uff1a|-|\u2013|\u2014|\u662f|\u4e3a|"
+           r"appears\s+to\s+be|es|est|ist|\u00e9|\u00e8|\u00e4r|er|on|je|este|adalah|ialah|l\u00e0|to|"
+           r"\u03b5\u03af\u03bd\u03b1\u03b9|ni|=|:|\uff1a|-|\u2013|\u2014|\u662f|\u4e3a|"
            r"\u70ba|\u306f|\uc740|\ub294|\s)\s*[:\uff1a]?\s*(?:(?:probably|likely|clearly|definitely|"
-           r"obviously|indeed|simply|therefore|thus|then|most\s+likely)\s+)?"
-           r"(?:(?:option|choice|letter|alternative|opci[óo]n|op[çc][ãa]o|variante|"
-           r"\u0432\u0430\u0440\u0438\u0430\u043d\u0442|\u9009\u9879)\s*)?"
+           r"obviously|indeed|simply|therefore|thus|then|most\s+likely|also|donc|alors|ainsi|"
+           r"entonces|pues|quindi|dunque|portanto|logo|daher|somit|also|dus)\s+)?"
+           r"(?:(?:la|le|el|il|lo|die|der|das|o|a|l')\s*)?"
+           r"(?:(?:option|choice|letter|alternative|alternativa|opci[óo]n|op[çc][ãa]o|opzione|optie|"
+           r"variante|\u0432\u0430\u0440\u0438\u0430\u043d\u0442|\u9009\u9879)\s*)?"
            r"(?:(?:la|le|el|il|lo|die|der|das|o)\s+)?")
 _STATEMENTS: list[tuple[int, str, re.Pattern[str]]] = [
     (1, "final", re.compile(r"\bfinal\s+(?:answer|choice|option)\b[\s*_]*(?:is|:|=|-)?[\s*_]*"
@@ -59,8 +67,13 @@ _STATEMENTS: list[tuple[int, str, re.Pattern[str]]] = [
     (2, "answer-is", re.compile(r"(?<![A-Za-z])" + _ANSWER_WORD + _ADJ_AFTER + _COPULA + TOKEN, re.I)),
     (2, "correct-option", re.compile(r"\b(?:correct|right|best|closest|nearest|only\s+correct|"
                                      r"most\s+(?:likely|appropriate|suitable|plausible))\s+"
-                                     r"(?:option|choice|letter)\b\s*(?:is|would\s+be|:|=|-)?\s*"
-                                     + TOKEN, re.I)),
+                                     r"(?:option|choice|letter)\b\s*(?:is|would\s+be|:|=|-|\u2192|=>|->)?"
+                                     r"\s*" + TOKEN, re.I)),
+    # "The only option consistent with the passage is (A)", "the option that fits is C"
+    (2, "correct-option", re.compile(r"\b(?:(?:only|one|remaining)\s+(?:option|choice|alternative|"
+                                     r"answer|one)|(?:option|choice|alternative)\s+(?:that|which))"
+                                     r"\b[^.;\n()]{0,60}?\s(?:is|would\s+be|remains)\s+(?:(?:option|"
+                                     r"choice)\s+)?" + TOKEN, re.I)),
     (2, "choose", re.compile(
         r"\b(?:I|I'd|I'll|we|let's|I'm|I\s+am)\s+(?:would\s+|will\s+|should\s+|going\s+to\s+|"
         r"\w+ly\s+)?(?:pick|choose|select|go(?:ing)?\s+with|say|opt\s+for|vote\s+for|answer|guess|"
@@ -70,7 +83,8 @@ _STATEMENTS: list[tuple[int, str, re.Pattern[str]]] = [
                              r"\u9009|\u9078)\s*(?:(?:la\s+)?(?:opci[óo]n|option)\s*)?" + TOKEN,
                              re.I)),
     (2, "so", re.compile(r"\b(?:so|thus|therefore|hence|consequently|overall|in\s+conclusion|"
-                         r"in\s+summary)\b[,:]?\s+(?:the\s+answer\s+(?:is|would\s+be)\s+|"
+                         r"in\s+summary|that\s+leaves|which\s+leaves|leaving|leaves\s+us\s+with|"
+                         r"only)\b[,:]?\s+(?:the\s+answer\s+(?:is|would\s+be)\s+|"
                          r"it(?:'s|\s+is|\s+must\s+be|\s+would\s+be)\s+|I\s+(?:pick|choose)\s+|"
                          r"(?:option|choice)\s+)?" + TOKEN, re.I)),
     (2, "my-pick", re.compile(r"\bmy\s+(?:final\s+)?(?:guess|pick|choice|vote|selection|bet)\s*"
@@ -82,14 +96,25 @@ _STATEMENTS: list[tuple[int, str, re.Pattern[str]]] = [
     (2, "it-is", re.compile(r"\b(?:it|that|this|which)(?:'s|\s+is|\s+must\s+be|\s+would\s+be|\s+should"
                             r"\s+be)\s+(?:(?:option|choice|answer)\s+)?" + TOKEN, re.I)),
 ]
+# Any language: an answer word, at most two words, then a capital letter that ends the
+# sentence ("Prawidłowa odpowiedź to A.", "Rätt svar är C.").
+_STATEMENTS.append((2, "answer-is", re.compile(
+    r"(?<![A-Za-z])" + _ANSWER_WORD + r"\w*(?:\s+[^\s\d]{1,12}){0,2}?\s*[:\uff1a]?\s*"
+    r"(?:(?P<o>[\(\[])(?P<lf>(?-i:[A-Z]))[\)\]]|(?P<lb>(?-i:[A-Z])))(?=\s*(?:[.!\u3002\u0964]|$))",
+    re.I)))
 # "(B) is correct", "Option C is the right answer", "B is the best choice"
 _LETTER_IS = re.compile(r"(?:(?:option|choice)\s+)?" + TOKEN + r"[^.,;:\n()\[\]]{0,60}?\s+(?:is|seems|"
                         r"looks|appears)\s+(?:to\s+be\s+)?(?:the\s+)?(?:(?:correct|right|best|true|"
                         r"most\s+(?:likely|appropriate|accurate|plausible))\b(?!\s+only)|(?:final\s+)?"
-                        r"answer\b)", re.I)
+                        r"answer\b|my\s+(?:final\s+)?(?:answer|choice|pick|guess)\b|only\b(?!\s+(?:one\s+)?(?:that|which)\s+(?:is(?:n't|\s+not)|"
+                        r"doesn't|does\s+not|can't|cannot)\b)(?![^.;\n]{0,40}\b(?:wrong|incorrect)\b))",
+                        re.I)
+# "✅ C", "✓ (B)": a tick before the letter
+_MARK_BEFORE = re.compile(r"(?:\u2705|\u2714\ufe0f?|\u2713)\s*(?:(?:option|choice)\s+)?" + TOKEN, re.I)
 # "C) Nitrogen - correct", "C: correct", "(C) ✓"
 _LETTER_MARK = re.compile(r"(?:(?:option|choice)\s+)?" + TOKEN + r"[.)\]]?[^.,;\n()\[\]]{0,60}?\s*[-:\u2014"
-                          r"\u2013]?\s*(?:(?<=[-:\u2014\u2013\s])(?:correct|right)(?!\w)|"
+                          r"\u2013]?\s*(?:(?<=[-:\u2014\u2013\s])(?:correct|right|(?<=[-:\u2014\u2013]\s)yes)"
+                          r"(?!\w)|"
                           r"\u2713|\u2714|\u2705)", re.I)
 _BOLD = re.compile(r"\*\*\s*(?:option\s+)?(?:" + _OPEN + r"\s*(?P<a>" + _L + r")\s*" + _CLOSE
                    + r"|(?P<b>" + _L + r")(?![A-Za-z0-9'])[.):]?)(?P<rest>[^*\n]{0,80})\*\*", re.I)
@@ -132,8 +157,15 @@ def _bare_ok(text: str, m: re.Match[str], options: list[str]) -> bool:
     """A bare letter (no brackets) stands as a letter: see the module docstring."""
     raw = m.group("lb")
     end = m.end("lb")
-    if re.match(r"\.[A-Za-z]", text[end:end + 2]):  # e.g. / i.e. / U.S.
-        return False
+    if re.match(r"\.[A-Za-z]", text[end:end + 2]) or re.search(r"[A-Za-z]\.$",
+                                                               text[:m.start("lb")]):
+        return False  # e.g. / i.e. / U.S.
+    head = _norm(text[max(0, m.start("lb") - 40):end])
+    if any(len(o.split()) > 1 and o.split()[-1] == raw.lower() and head.endswith(o)
+           for o in map(_norm, options)):
+        return False  # the last word of an option's text: "Vitamin D", "Plan B"
+    if re.match(r"[ \t]*[=\u2248<>+\u00d7\u00f7^]", text[end:end + 3]):
+        return False  # a variable in a formula: "C = \u03c0d"
     if raw.isupper() and raw not in "AI":
         return True
     if _FOLLOW_OK.match(text, end):
@@ -174,13 +206,16 @@ def statements(text: str, options: list[str]) -> list[Hit]:
             ambiguous = bool(_AMBIGUOUS.match(text, m.end())) or bool(
                 _EITHER.search(text[max(0, start - 12):start]))
             hits.append(Hit(i, start, tier, how, ambiguous))
-    for m in (*_LETTER_IS.finditer(text), *_LETTER_MARK.finditer(text)):
+    for m in (*_LETTER_IS.finditer(text), *_LETTER_MARK.finditer(text),
+              *_MARK_BEFORE.finditer(text)):
         i = token_index(text, m, options)
         if i is None:
             continue
-        start, _ = _token_span(m)
+        start, end = _token_span(m)
         if not negated_before(text, start):
-            hits.append(Hit(i, start, 2, "letter-is"))
+            after = re.match(r"[\)\]\}>]?(?:\s*\*\*)?", text[end:])
+            ambiguous = bool(_AMBIGUOUS.match(text, end + (after.end() if after else 0)))
+            hits.append(Hit(i, start, 2, "letter-is", ambiguous))
     bold = [(m, letter_index(m.group("a") or m.group("b"), len(options)))
             for m in _BOLD.finditer(text)]
     if len({i for _, i in bold if i is not None}) == 1:  # one bold letter: a statement
@@ -231,7 +266,7 @@ def only_letter(text: str, options: list[str]) -> int | None:
     if m:
         i = letter_index(m.group(1) or m.group(2), len(options))
         rest = _norm(m.group(3))
-        if i is None:
+        if i is None or option_lines(text, options):  # "A. Ostrich B. Penguin C. Owl"
             return None
         if any(rest == _norm(o) for o in options if _norm(o)):
             return i
@@ -259,8 +294,13 @@ def last_line(text: str, options: list[str]) -> Hit | None:
 
 def mentions(text: str, options: list[str]) -> tuple[set[int], set[int]]:
     """Framed letters the reply mentions: (positive, rejected) display indices."""
-    pos: set[int] = set()
-    neg: set[int] = set()
+    spans = mention_spans(text, options)
+    return {i for i, _, neg in spans if not neg}, {i for i, _, neg in spans if neg}
+
+
+def mention_spans(text: str, options: list[str]) -> list[tuple[int, int, bool]]:
+    """Framed letters the reply mentions: (display index, start, rejected) in text order."""
+    out: list[tuple[int, int, bool]] = []
     for m in _FRAMED.finditer(text):
         group = next(g for g in ("l1", "l2", "l3", "l4", "l5") if m.group(g))
         raw = m.group(group)
@@ -272,16 +312,73 @@ def mentions(text: str, options: list[str]) -> tuple[set[int], set[int]]:
         i = letter_index(raw, len(options))
         if i is None:
             continue
-        if negated_before(text, m.start()) or negated_after(text, m.end()):
-            neg.add(i)
-        else:
-            pos.add(i)
-    return pos, neg
+        out.append((i, m.start(), negated_before(text, m.start()) or negated_after(text, m.end())))
+    return out
+
+
+def lone_letter(text: str, options: list[str]) -> int | None:
+    """A short reply (at most 15 words) in which exactly one option letter stands as a letter,
+    not rejected: read in any language ("התשובה הנכונה היא A.", "==> D", "คำตอบคือ C")."""
+    if len(re.findall(r"\w+", text)) > 15:
+        return None
+    found = set()
+    for m in re.finditer(TOKEN, text):
+        i = token_index(text, m, options)
+        if i is None or (m.group("lb") and m.group("lb").islower()):
+            continue
+        start, end = _token_span(m)
+        if negated_before(text, start) or negated_after(text, end + 1):
+            return None
+        found.add(i)
+    return found.pop() if len(found) == 1 else None
 
 
 def option_lines(text: str, options: list[str]) -> bool:
-    """The reply lists two or more options one per line ("A. Oxygen\\nB. Carbon dioxide")."""
+    """The reply lists two or more options one per line ("A. Oxygen\\nB. Carbon dioxide"), or
+    three or more in a row with their texts ("A. Ostrich B. Penguin C. Owl D. Parrot")."""
     found = {letter_index(m.group(1), len(options)) for m in re.finditer(
         r"(?m)^\s*(?:" + _OPEN + r"\s*)?(" + _L + r")\s*[.):\]]", text)}
     found.discard(None)
-    return len(found) > 1
+    if len(found) > 1:
+        return True
+    inline = set()
+    for m in re.finditer(r"(?<![A-Za-z0-9])(?:" + _OPEN + r"\s*)?([A-Z])\s*[.):\]]\s*", text):
+        i = letter_index(m.group(1), len(options))
+        if i is None:
+            continue
+        opt = _norm(options[i])
+        if opt and _norm(text[m.end():m.end() + len(options[i]) + 10]).startswith(opt):
+            inline.add(i)
+    return len(inline) >= min(3, len(options))
+
+
+_ORD = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
+        "fifth": 4, "5th": 4, "sixth": 5, "6th": 5, "seventh": 6, "eighth": 7, "ninth": 8}
+_NUM = {"one": 0, "two": 1, "three": 2, "four": 3, "five": 4, "six": 5, "seven": 6, "eight": 7,
+        "nine": 8}
+_ORDINAL = re.compile(r"\bthe\s+(?P<a>" + "|".join(_ORD) + r"|last)(?:\s+(?:and|or)\s+the\s+"
+                      r"(?P<b>" + "|".join(_ORD) + r"|last))?\s+(?P<noun>options?|choices?|"
+                      r"alternatives?|ones?)\b(?!\s+(?:of|in)\b)|\b(?:option|choice)\s+(?:number\s+|"
+                      r"#\s*)?(?P<n>[1-9]|" + "|".join(_NUM) + r")\b(?![.,]\d)", re.I)
+
+
+def ordinal_letters(text: str, n: int, *, numeric: bool = False) -> str:
+    """Options named by position become letters: "the last option" -> "(D)", "the second
+    one" -> "(B)", "option 2" -> "(B)" ("one" is left alone on numeric items, where "the third
+    one" is usually a number in the reply's own list)."""
+    def letter(word: str) -> str | None:
+        w = word.lower()
+        i = n - 1 if w == "last" else _ORD.get(w, _NUM.get(w, int(w) - 1 if w.isdigit() else -1))
+        return f"({LETTERS[i]})" if 0 <= i < n else None
+
+    def swap(m: re.Match[str]) -> str:
+        if m.group("n"):
+            return letter(m.group("n")) or m.group(0)
+        if numeric and m.group("noun").lower().startswith("one"):
+            return m.group(0)
+        a, b = letter(m.group("a")), (letter(m.group("b")) if m.group("b") else None)
+        if a is None or (m.group("b") and b is None):
+            return m.group(0)
+        return a if b is None else f"{a} and {b}"
+
+    return _ORDINAL.sub(swap, text)

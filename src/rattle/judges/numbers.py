@@ -16,15 +16,17 @@ from fractions import Fraction
 
 _CURRENCY = r"(?:\$|US\$|USD\s*|Rs\.?\s*|INR\s*|\u20b9|\u20ac|\u00a3|EUR\s*|GBP\s*)"
 NUMBER = re.compile(
-    r"(?<![\w.^/])(?:(?P<sign>-(?=\S)|negative\s+))?" + _CURRENCY + r"?(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)"
+    r"(?<![A-Za-z0-9_.^/])(?:(?P<sign>-(?=\S)|negative\s+))?" + _CURRENCY + r"?(?:(?P<whole>\d+)\s+"
+    r"(?=\d+\s*/\s*\d))?(?P<num>(?<!\d,)\d+,\d{1,2}(?![\d,])|(?:\d{1,3}(?:,\d{3})+|\d+)"
     r"(?:\.\d+)?|\.\d+)(?:\s*/\s*(?P<den>\d+(?:\.\d+)?))?(?![\d/])(?P<pct>\s*(?:%|percent\b|"
-    r"per\s+cent\b))?")
+    r"per\s+cent\b))?(?P<cents>\s*(?:cents?\b|\u00a2))?")
 _UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
           "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
           "eighteen", "nineteen"]
 _TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-_PARTS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
-          "fourth": 4, "fourths": 4, "fifth": 5, "fifths": 5}
+_PARTS = {"half": 2, "halves": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6,
+          "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "twelfth": 12, "hundredth": 100}
+_PARTS |= {k + "s": v for k, v in _PARTS.items() if not k.startswith("hal")}
 _WORD_NUMBER = re.compile(
     r"\b(?P<neg>negative\s+|minus\s+)?(?P<a>" + "|".join(_TENS + _UNITS[::-1]) + r"|a|an)"
     r"(?:[\s-](?P<b>" + "|".join(_UNITS[1:10]) + r"))?(?:\s+(?P<h>hundred|thousand))?"
@@ -40,18 +42,26 @@ class Value:
     decimals: int
     start: int
     end: int
+    form: str = ""  # as written, digits only ("1/4", "25/100", "-7"): "1/4" is not "25/100"
 
 
 def _to_value(m: re.Match[str]) -> Value | None:
-    num = m.group("num").replace(",", "")
+    raw = m.group("num")  # "2,5" is a decimal comma; "1,500" a thousands separator
+    num = raw.replace(",", ".") if re.fullmatch(r"\d+,\d{1,2}", raw) else raw.replace(",", "")
     try:
         value = float(Fraction(num) / Fraction(m.group("den"))) if m.group("den") else float(num)
     except (ValueError, ZeroDivisionError):
         return None
+    if m.group("whole"):  # "2 1/2"
+        value += int(m.group("whole"))
     if m.group("sign"):
         value = -value
     decimals = len(num.split(".")[1]) if "." in num and not m.group("den") else 0
-    return Value(value, bool(m.group("pct")), decimals, m.start(), m.end())
+    if m.group("cents"):  # "30 cents" is $0.30
+        value, decimals = value / 100, decimals + 2
+    form = (("-" if m.group("sign") else "") + (m.group("whole") + " " if m.group("whole") else "")
+            + num + ("/" + m.group("den") if m.group("den") else ""))
+    return Value(value, bool(m.group("pct")), decimals, m.start(), m.end(), form)
 
 
 def _word_value(m: re.Match[str]) -> Value | None:
@@ -92,7 +102,7 @@ def option_value(text: str) -> Value | None:
     m = found[0]
     head = stripped[:m.start()].strip()
     tail = stripped[m.end():].strip()
-    if head or (tail and not re.fullmatch(r"[A-Za-z/. ]{1,20}(?:\^\d)?", tail)):
+    if head or (tail and not re.fullmatch(r"[A-Za-z/. \u00b0]{1,20}(?:\^\d)?", tail)):
         return None
     return _to_value(m)
 
@@ -126,4 +136,73 @@ def match(stated: Value, options: list[Value | None]) -> int | None:
             exact = find(lambda o: not o.percent and _same(stated.value / 100, o.value))
         else:
             exact = find(lambda o: o.percent and _same(stated.value * 100, o.value))
+    if len(exact) > 1 and stated.form:  # "1/4" among 1/4 and 25/100: the form written
+        exact = [i for i in exact if (o := options[i]) is not None and o.form == stated.form]
     return exact[0] if len(exact) == 1 else None
+
+
+# Reading which value a worked reply ends on (``answer_value``): asides and remarks about
+# other numbers ("(The mean would be 9.2)", "Note that 245 would be one week", "It's
+# tempting to compute 17 - 9 = 8") are not the answer while the main line states a value.
+_ASIDE = re.compile(r"\((?=[^()]*\s)[^()]*\)")  # "(The mean would be 9.2)", "(365 ÷ 7 ≈ 52.1)"
+_REMARK_OPEN = re.compile(
+    r"^\W*(?:note|nb|check(?:ing)?|verify|verification|sanity\s+check|if|had|it(?:'s|\s+is)\s+"
+    r"tempting|a\s+common\s+(?:mistake|error|trap)|careful|don't|do\s+not|compare|unlike|"
+    r"otherwise|for\s+(?:comparison|reference)|whereas|by\s+contrast|(?:the\s+)?other)\b", re.I)
+_REMARK_ANY = re.compile(r"\bwould(?:n't)?\s+(?:\w+ly\s+)?(?:be|give|get|mean|have|result)\b|"
+                         r"\byou'd\b|\bmistake|\bwrong(?:ly)?\b|\bincorrect(?:ly)?\b|\bmistakenly\b|"
+                         r"\bjust\s+the\b|\binstead\s+of\b|"
+                         r"\brather\s+than\b", re.I)
+_CONCLUDE = re.compile(r"^\W*(?:so|thus|therefore|hence|result|in\s+total|altogether|overall|"
+                       r"(?:that|this|which)\s+gives)\b|,\s*(?:so|thus|therefore|hence)\b", re.I)
+_CLAUSE_END = re.compile(r"[\u2014\u2013;(]|(?<!\d)\s-\s(?!\d)|\bbut\b|\bnot\b|n't\b", re.I)
+
+
+def _kept(text: str, start: int, found: list[Value]) -> list[Value]:
+    from rattle.judges.reply import negated_before
+
+    return [Value(v.value, v.percent, v.decimals, v.start + start, v.end + start, v.form)
+            for v in found if not negated_before(text, v.start + start, words=2)]
+
+
+def answer_value(text: str) -> Value | None:
+    """The value a worked reply ends on: the last value of its main line (asides in
+    parentheses and remark sentences left out while the main line states one); a concluding
+    sentence ("So 9. The other 8 ran off.") wins unless a later sentence computes on."""
+    from rattle.judges.reply import sentences
+
+    masked = _ASIDE.sub(lambda m: " " * len(m.group(0)), text)
+    main = [(start, s) for start, s in sentences(masked)
+            if values(s) and not (_REMARK_OPEN.match(s) or _REMARK_ANY.search(s))]
+    if not main:
+        stated = _kept(text, 0, values(text))
+        return stated[-1] if stated else None
+    chosen = main[-1]
+    concluding = [i for i, (_, s) in enumerate(main) if _CONCLUDE.search(s)]
+    if concluding and not any(re.search(r"=|\u2192", s) for _, s in main[concluding[-1] + 1:]):
+        chosen = main[concluding[-1]]
+    start, sentence = chosen
+    m = _CONCLUDE.search(sentence)
+    if m is not None:
+        part = sentence[m.end():]
+        cut = _CLAUSE_END.search(part)
+        head = part[:cut.start()] if cut else part
+        stated = _kept(text, start + m.end(), values(head))
+        if stated:
+            return stated[-1]
+    for start, sentence in reversed(main[:main.index(chosen) + 1]):  # "… = 16 m. Not 15."
+        stated = _kept(text, start, values(sentence))
+        if stated:
+            return stated[-1]
+    return None
+
+
+def unknowns(question: str) -> set[str]:
+    """The single-letter unknowns a question asks for ("Solve for x", "2x + 6 = 20")."""
+    found = re.findall(r"\b(?:solve\s+for|value\s+of|find|for)\s+([a-z])\b", question, re.I)
+    found += re.findall(r"(?<![A-Za-z])([a-z])(?=\s*(?:[=\u00b2^]|[+\-]\s*\d))|\d([a-z])\b",
+                        question)
+    out: set[str] = set()
+    for f in found:
+        out.update(x for x in (f if isinstance(f, tuple) else (f,)) if x)
+    return out

@@ -30,6 +30,9 @@ _CONCLUSION = re.compile(r"^\W*(?:so|thus|therefore|hence|that\s+leaves|which\s+
                          re.I)
 
 
+_NEGATIVE_QUESTION = re.compile(r"\b(?:not|never|except|cannot)\b|n't\b", re.I)
+
+
 @dataclass(frozen=True)
 class TextHit:
     """One occurrence of an option's text."""
@@ -40,11 +43,28 @@ class TextHit:
     negated: bool
 
 
+_MATH = re.compile(r"[\u221a\u03c0^\u00d7\u00f7*+=<>]|\d\s*/\s*\d|\d[a-z]\b", re.I)
+_SEP = r"(?:[^\w.!?\n]|\.(?=\w))*"  # between an option's words ("p.m." keeps its dots)
+
+
+def option_pattern(option: str) -> re.Pattern[str] | None:
+    """Where an option's text occurs: its words in order within a sentence (plural forms of
+    the last word); a formula ("4\u221a2", "x + 3") only as written; a one-character option
+    ("I", "V") only as a capital standing at the end of a clause ("The numeral is I.")."""
+    option = option.strip()
+    if _MATH.search(option):
+        body = r"\s*".join(re.escape(part) for part in re.findall(r"\S", option))
+        return re.compile(r"(?<![\w\u221a^/.])" + body + r"(?![\w\u221a^/])", re.I)
+    if re.fullmatch(r"[A-Z]", option):
+        return re.compile(r"(?<![\w'])" + option + r"(?=\s*(?:[.!?,;]|$))")
+    return _pattern(option)
+
+
 def _pattern(option: str) -> re.Pattern[str] | None:
     words = re.findall(r"\d+(?:[.,/]\d+)*|[^\W\d_]+|\d+", option.lower())
     if not words or (len(words) == 1 and len(words[0]) < 2):
         return None
-    body = r"[^\w.!?\n]*".join(re.escape(w) for w in words[:-1])
+    body = _SEP.join(re.escape(w) for w in words[:-1])
     last = words[-1]
     if last.isalpha() and len(last) > 2:  # plurals: "Dolphins are mammals", "afraid of wolves"
         forms = [re.escape(last) + r"(?:e?s)?"]
@@ -57,7 +77,7 @@ def _pattern(option: str) -> re.Pattern[str] | None:
         tail = "(?:" + "|".join(forms) + ")"
     else:
         tail = re.escape(last)
-    body = (body + r"[^\w.!?\n]*" if body else "") + tail
+    body = (body + _SEP if body else "") + tail
     return re.compile(r"(?<!\w)" + body + r"(?!\w)", re.I)
 
 
@@ -66,7 +86,7 @@ def occurrences(text: str, options: list[str], skip: frozenset[int] = frozenset(
     for i, opt in enumerate(options):
         if i in skip:
             continue
-        pattern = _pattern(opt)
+        pattern = option_pattern(opt)
         if pattern is None:
             continue
         found += [(i, m.start(), m.end()) for m in pattern.finditer(text)]
@@ -82,6 +102,10 @@ def choose_text(text: str, options: list[str], skip: frozenset[int] = frozenset(
     """The option whose text the reply commits to, and the rule that decided."""
     hits = occurrences(text, options, skip)
     positive = [h for h in hits if not h.negated]
+    if _NEGATIVE_QUESTION.search(question):  # "Which can a plant NOT do?" "It can't walk."
+        negated = {h.index for h in hits if h.negated}
+        if len(negated) == 1:
+            return negated.pop(), "text-negative"
     if not positive:
         return None, "unparsed"
     cued = [h for h in positive if any(m.end() <= h.start <= m.end() + 2

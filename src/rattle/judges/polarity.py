@@ -26,14 +26,44 @@ Polarity = Literal["yes", "no", "partial", "hedge", "refusal"]
 _FILLER = re.compile(r"^(?:[\s\W]|\b(?:well|hmm+|ok(?:ay)?|so|great question|good question|"
                      r"let me (?:check|think|see)|sure|alright|verdict|answer|final answer|"
                      r"response|short answer|in short|overall|generally|basically|technically|"
-                     r"actually|honestly|then|therefore|thus|hence|and|but|however)\b)+", re.I)
+                     r"actually|honestly|then|therefore|thus|hence|and|but|however|"
+                     r"correct\s+me\s+if\s+(?:i'?m|i\s+am)\s+wrong|uh+|um+|er+m?|ah+|lol|haha|lmao|"
+                     r"essentially|roughly|approximately|more\s+or\s+less|broadly|surprisingly|"
+                     r"interestingly|counterintuitively|strangely|believe\s+it\s+or\s+not|"
+                     r"funnily\s+enough|slightly)\b)+", re.I)
 _NO_IDIOM = (r"(?!\s+(?:doubt|question|problem|wonder|errors?|mistakes?|issues?|inaccurac\w*|"
-             r"way|one|matter|need|worries|kidding|surprise)\b)")
+             r"way\s+(?:to|of|around|out)|one|matter|need|worries|kidding|surprise)\b)")
+# Verdict words in the languages models answer in besides English (openers: "Sim, é verdade",
+# "Das ist falsch", "否。", "いいえ").
+_COPULA_XL = (r"(?:(?:das|es|c'est|c\s+est|isso|isto|esto|eso|questo|ci\u00f2|dat|het|\u044d\u0442\u043e)"
+              r"\s+(?:ist|est|es|\u00e9|\u00e8|is)?\s*)")
+_PUNCT_AFTER = r"(?=\s*(?:[,.!;:\u2014\u2013-]|$))"  # short words that are also other words
+_YES_XL = (r"sim|s[\u00ed\u00ec]|ja|jawohl|oui|ano|evet|benar|betul|\u0111\u00fang|ndiyo|kweli|"
+           r"kyll\u00e4|igen|taip|opo|(?:tak|ya|jah|oo|tama)" + _PUNCT_AFTER + r"|"
+           r"\u0442\u0430\u043a|\u03bd\u03b1\u03b9|\u0646\u0639\u0645|\u0635\u062d\u064a\u062d|"
+           r"\u0628\u0644\u0647|\u05db\u05df|\u0939\u093e\u0901|\u0939\u093e\u0902|\u0938\u0939\u0940|"
+           r"\u0e43\u0e0a\u0e48|\u0434\u0430|\u662f\u7684|\u662f|"
+           r"\u5bf9|\u6b63\u786e|\u6ca1\u9519|\u306f\u3044|\u305d\u3046\u3067\u3059|"
+           r"\u6b63\u3057\u3044|\ub124|\uc608|\ub9de\uc2b5\ub2c8\ub2e4|\u0432\u0435\u0440\u043d\u043e|"
+           r"\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e|" + _COPULA_XL
+           + r"?(?:verdad(?:ero)?|verdade(?:iro)?|vero|vrai|wahr|richtig|correct[oa]|corretto|"
+           r"certo|cierto|juist|waar|exact[oa]?|exato|esatto)")
+_NO_XL = (r"n[\u00e3a]o|nein|non|nee|nej|nie|hay\u0131r|tidak|salah|bukan|kh\u00f4ng|hapana|si\s+kweli|"
+          r"(?:nei|ne|nu|nem|ei|hindi|mali)" + _PUNCT_AFTER + r"|"
+          r"\u043d\u0456|\u03cc\u03c7\u03b9|\u0644\u0627|\u062e\u0637\u0623|\u0646\u0647|\u05dc\u05d0|"
+          r"\u0928\u0939\u0940\u0902|\u0917\u0932\u0924|\u0e44\u0e21\u0e48|\u043d\u0435\u0442|\u5426|\u4e0d\u5bf9|"
+          r"\u4e0d\u662f|\u4e0d\u6b63\u786e|\u9519(?:\u8bef)?|\u3044\u3044\u3048|"
+          r"\u9055\u3044\u307e\u3059|\uc544\ub2c8(?:\uc694|\uc624)|"
+          r"\u043d\u0435\u0432\u0435\u0440\u043d\u043e|\u043d\u0435\u043f\u0440\u0430\u0432\u0438"
+          r"\u043b\u044c\u043d\u043e|" + _COPULA_XL + r"?(?:falso|faux|falsch|sbagliato|errado|"
+          r"incorrect[oa]|onjuist|fout|unwahr)")
 _TRUTH = r"(?:true|correct|right|accurate|valid|factual|exact)"
 _FALSE = (r"(?:false|incorrect|wrong|inaccurate|untrue|invalid|mistaken|misleading|exaggerated|"
-          r"overstated|outdated|debunked|a\s+(?:common\s+|popular\s+|"
-          r"widespread\s+|persistent\s+)?(?:myth|misconception|mistake|misunderstanding|"
-          r"exaggeration|fabrication)|an?\s+(?:myth|misconception|exaggeration|error|inaccuracy))")
+          r"overstated|outdated|debunked|(?:just\s+|only\s+|merely\s+|simply\s+)?a\s+(?:common\s+|"
+          r"popular\s+|widespread\s+|persistent\s+)?(?:myth|misconception|mistake|misunderstanding|"
+          r"exaggeration|fabrication|saying|figure\s+of\s+speech|metaphor|legend|superstition|"
+          r"old\s+wives'\s+tale|urban\s+legend|misnomer)|an?\s+(?:myth|misconception|exaggeration|error|"
+          r"inaccuracy))")
 _SUBJ = (r"(?:the\s+(?:statement|claim|assertion|sentence|premise|answer|information|fact)"
          r"(?:\s+that\s+[^.!?]{1,150}?|\s*\"[^\"]{1,200}\"|\s*'[^']{1,200}')?|"
          r"this(?:\s+(?:statement|claim|one))?|that(?:\s+(?:statement|claim|one))?|it|which)")
@@ -41,9 +71,23 @@ _COP = r"(?:'s|\s+is|\s+are|\s+was|\s+seems(?:\s+to\s+be)?|\s+appears(?:\s+to\s+
 _ADV = (r"(?:\s+(?:completely|entirely|totally|simply|actually|definitely|therefore|thus|also|"
         r"indeed|absolutely|perfectly|quite|clearly|factually|historically))*")
 _PARTIAL = re.compile(
-    r"^(?:partly|partially|half|mostly|largely|somewhat|not\s+(?:entirely|completely|fully|"
-    r"exactly|quite|really|necessarily|totally|wholly)|close|almost|nearly|yes\s+and\s+no|"
-    r"only\s+partly|in\s+part)\b", re.I)
+    r"^(?:partly|partially|half|mostly|mainly|largely|somewhat|not\s+(?:entirely|completely|fully|"
+    r"exactly|quite|necessarily|totally|wholly)|close|almost|nearly|yes\s+and\s+no|"
+    r"only\s+partly|in\s+part|only\s+if|that'?s\s+(?:debatable|disputed|contested|questionable|"
+    r"arguable))\b"
+    r"(?!\s+(?:because|due|since|as|thanks|owing)\b)|"
+    # "Right year, wrong city": a part of the claim is right
+    r"^(?:right|correct|accurate|true)\s+" + r"(?:year|date|time|name|place|location|number|figure|"
+    r"person|people|city|country|team|month|day|century|decade|era|period|author|inventor|"
+    r"winner|idea|gist|part|amount|event|sport|company|field)s?\b", re.I)
+# Both verdicts at once ("Yes No", "Yes/No", "Yes or no"): an echo of the instruction.
+_BOTH = re.compile(r"^(?:yes\W*(?:or\s+|/\s*)?no|no\W*(?:or\s+|/\s*)?yes)\b", re.I)
+# After a verdict on part of the claim: the reply declines to confirm the rest.
+UNSURE_AFTER = re.compile(
+    r"\b(?:but|however|though|although|yet)\b[^.!?]{0,80}?(?:\b(?:need|have)\s+to\s+(?:double-?)?"
+    r"(?:check|verify|confirm|look\s+up)|\b(?:can't|cannot|couldn't|could\s+not|unable\s+to|before\s+"
+    r"I\s+(?:could|can))\s+(?:fully\s+)?(?:confirm|verify)|\bnot\s+(?:sure|certain)\s+(?:about|of|"
+    r"whether|if))", re.I)
 _HEDGE = re.compile(
     r"^(?:maybe|perhaps|possibly|it\s+depends|hard\s+to\s+say|difficult\s+to\s+"
     r"(?:say|tell|determine|verify)|(?:i'?m|i\s+am)\s+not\s+(?:sure|certain|completely\s+sure|"
@@ -51,37 +95,51 @@ _HEDGE = re.compile(
     r"it(?:'s|\s+is)\s+(?:hard|difficult)\s+to\s+(?:say|tell)|i\s+(?:think|believe)\s+"
     r"(?:that\s+)?(?:it|this|that)\s+(?:might|may|could)\b)", re.I)
 _NO = re.compile(
-    r"^(?:no" + _NO_IDIOM + r"|nope|nah|nein|non|n[ãa]o|\u043d\u0435\u0442|\u4e0d\u5bf9|"
-    r"\u4e0d\u662f|\u4e0d(?!\u77e5\u9053)|\u9519|falso|faux|falsch|sbagliato|false|incorrect|"
+    r"^(?:no" + _NO_IDIOM + r"|nope|nah|" + _NO_XL + r"|\u4e0d(?!\u77e5\u9053)|"
+    r"not\s+a\s+chance|not\s+really|false|incorrect|"
     r"wrong|inaccurate|untrue|not\s+(?:true|correct|right|accurate|so|at\s+all)|"
     r"(?:probably|likely|most\s+likely)\s+(?:not|false|no|incorrect|wrong)|negative|"
-    r"(?:absolutely|certainly|definitely|of\s+course|surely)\s+not|"
+    r"(?:absolutely|certainly|definitely|of\s+course|surely|obviously|clearly|totally|really)\s+not|(?:absolutely|completely|"
+    r"totally|entirely|definitely|certainly|clearly|simply|plainly|utterly|obviously)\s+(?:false|"
+    r"wrong|incorrect|untrue|inaccurate)|"
     r"(?:it|that|this)\s+(?:doesn't|does\s+not)\s+check\s+out|"
     r"i(?:'d|\s+would)\s+say\s+no|"
-    r"(?:that|this|it)(?:'s|\s+is)\s+(?:not\s+(?:true|correct|right|accurate)|" + _FALSE + r")|"
+    r"(?:that|this|it)(?:'s|\s+is)\s+(?:(?:mostly|largely|basically|essentially|just|simply|really|"
+    r"actually|definitely|clearly|completely|totally)\s+)?(?:not\s+(?:true|correct|right|accurate)|"
+    + _FALSE + r")|"
     r"i\s+(?:don'?t|do\s+not)\s+(?:think|believe)\s+(?:so|(?:that'?s|that\s+is|it'?s|it\s+is|"
     r"this\s+is)\s+" + _TRUTH + r")|i\s+(?:think|believe)\s+(?:it'?s|it\s+is|that'?s|that\s+is|"
     r"this\s+is)\s+(?:not\s+" + _TRUTH + r"|" + _FALSE + r")|"
     r"(?:i'?m|i\s+am)\s+not\s+(?:sure|certain|convinced)\s+(?:that'?s|that\s+is|this\s+is|"
     r"it'?s|it\s+is|the\s+statement\s+is)\s+" + _TRUTH + r"|"
-    r"(?:you(?:'re|\s+are))\s+(?:wrong|mistaken|incorrect))\b", re.I)
+    r"(?:you(?:'re|\s+are))\s+(?:wrong|mistaken|incorrect)|i\s+(?:guess|suppose|reckon)\s+(?:it'?s\s+)?"
+    r"(?:false|not|wrong|incorrect|no)|(?:it'?s|it\s+is|that'?s|that\s+is)\s+the\s+(?:other\s+way\s+"
+    r"around|opposite|reverse))(?:\b|(?<=[^\x00-\u024f]))", re.I)
 _YES = re.compile(
-    r"^(?:yes|yeah|yep|yup|yea|s[íi]|oui|ja|da|\u0434\u0430|\u662f\u7684|\u662f|\u5bf9|"
-    r"\u6b63\u786e|correct[oa]?|true|right|indeed|absolutely|exactly|definitely|certainly|"
-    r"of\s+course|sure|affirmative|accurate|spot\s+on|precisely|bingo|you\s+got\s+it|verdadero|vrai|richtig|stimmt|exact|c'est\s+exact|"
+    r"^(?:yes|yeah|yep|yup|yea|da|" + _YES_XL + r"|correct|true|right|indeed|absolutely|exactly|"
+    r"definitely|certainly|of\s+course|sure|affirmative|accurate|spot\s+on|precisely|bingo|"
+    r"you\s+got\s+it|stimmt|klopt|"
     r"(?:probably|likely|most\s+likely)\s+(?:true|yes|correct|right)|i(?:'d|\s+would)\s+say\s+"
     r"(?:yes|so)|"
     r"(?:that|this|it)(?:'s|\s+is)\s+(?:(?:absolutely|completely|entirely|quite|perfectly)\s+)?"
     + _TRUTH + r"|you(?:'re|\s+are)\s+(?:(?:absolutely|completely|quite|totally|entirely)\s+)?"
     r"(?:correct|right)|i\s+(?:think|believe|guess)\s+so|"
     r"i\s+(?:think|believe)\s+(?:it'?s|it\s+is|that'?s|that\s+is|this\s+is)\s+" + _TRUTH + r"|"
-    r"(?:it|that|this)(?:'s|\s+is)\s+(?:not|never)\s+(?:wrong|false|incorrect|inaccurate))\b",
-    re.I)
+    r"i\s+(?:guess|suppose|reckon)\s+(?:it'?s\s+|that'?s\s+)?(?:true|correct|right|yes)|"
+    r"(?:totally|completely|absolutely|entirely|quite|perfectly|100%|dead)\s+(?:right|correct|true|"
+    r"accurate)|spot-on|"
+    r"(?:it|that|this)(?:'s|\s+is)\s+(?:not|never)\s+(?:wrong|false|incorrect|inaccurate))"
+    r"(?:\b|(?<=[^\x00-\u024f]))(?!\s+(?:false|wrong|incorrect|untrue|not)\b)", re.I)
 _NOT = r"not\s+(?:(?:entirely|completely|quite|fully|totally|wholly|100%|really|exactly)\s+)?"
 _NO_STMT = re.compile(r"\b" + _SUBJ + _COP + _ADV + r"\s+(?:" + _NOT + _TRUTH + r"|" + _FALSE
                       + r")\b|\b" + _SUBJ + r"\s+(?:isn't|wasn't|aren't|is\s+not|was\s+not)\s+"
                       r"(?:(?:entirely|completely|quite|fully|totally|really|exactly)\s+)?" + _TRUTH + r"\b|\bthat'?s\s+(?:a|an)\s+(?:common\s+|popular\s+)?"
-                      r"(?:myth|misconception|mistake|error)\b", re.I)
+                      r"(?:myth|misconception|mistake|error)\b|\bmakes?\s+(?:it|this|that|the\s+"
+                      r"(?:statement|claim))\s+(?:" + _FALSE + r"|not\s+" + _TRUTH + r")\b|"
+                      r"\b(?:final\s+)?answer\s+(?:is|would\s+be|[:=])\s*(?:no|false|incorrect)\b|"
+                      r"\b(?:doesn't|does\s+not|didn't|won't)\s+hold(?:\s+up|\s+water)?\b|"
+                      r"\bthere(?:'s|\s+is)\s+no\s+(?:evidence|proof|basis|record)\b|\b(?:unfounded|"
+                      r"baseless|unsubstantiated|apocryphal)\b", re.I)
 _YES_STMT = re.compile(
     r"\b" + _SUBJ + _COP + _ADV + r"\s+" + _TRUTH + r"\b(?!\s+only)|\bis\s+indeed\b|"
     r"(?<!n't\s)(?<!not\s)\bchecks?\s+out\b|"
@@ -89,7 +147,11 @@ _YES_STMT = re.compile(
     r"inaccurac(?:y|ies)|problems?|issues?|wrong|incorrect|inaccurate|false)\b|"
     r"\b(?:no|nothing)\s+(?:errors?|mistakes?|inaccurac(?:y|ies)|wrong|incorrect)\s+(?:in|with|"
     r"here|there|about)\b|\b" + _SUBJ + _COP + r"\s+not\s+(?:a\s+)?(?:myth|misconception|"
-    r"mistake|wrong|false|incorrect)\b", re.I)
+    r"mistake|wrong|false|incorrect)\b|\bmakes?\s+(?:it|this|that|the\s+(?:statement|claim))\s+"
+    + _TRUTH + r"\b|\b(?:final\s+)?answer\s+(?:is|would\s+be|[:=])\s*(?:yes|true|correct)\b|"
+    r"\b" + _SUBJ + r"\s+(?:holds(?:\s+up|\s+water)?|stands|is\s+borne\s+out)\b|\b" + _SUBJ + _COP
+    + r"\s+(?:commonly\s+|generally\s+|widely\s+)?(?:accepted|considered|regarded)\s+as\s+" + _TRUTH
+    + r"\b", re.I)
 PART_STMT = re.compile(
     r"\b(?:partly|partially|half|mostly|largely|only\s+partly)\s+(?:true|correct|right|"
     r"accurate)\b|\b(?:the\s+)?(?:first|second|last|other|main)?\s*(?:part|half|year|date|time|"
@@ -108,6 +170,7 @@ HEDGE = re.compile(
     r"determine|verify|tell)|it\s+depends|maybe|perhaps|possibly|might\s+be|may\s+be|could\s+be|"
     r"i\s+(?:don't|do\s+not)\s+know|no\s+idea|either\b.*\bor\b)", re.I)
 _UNDETERMINED = re.compile(
+    r"\bnot\s+necessarily\b|"
     r"\b(?:cannot|can't|can\s+not|unable\s+to|impossible\s+to|not\s+possible\s+to|no\s+way\s+"
     r"(?:to|of))\s+(?:be\s+)?(?:determine[sd]?|tell|told|say|know|known|knowing|decide[sd]?|"
     r"verify|verified|conclude[sd]?|confirm(?:ed)?|answer(?:ed)?)\b|"
@@ -117,7 +180,11 @@ _UNDETERMINED = re.compile(
     r"determine\b|\b(?:is|are|was)\s+not\s+(?:mentioned|stated|specified|given|provided|known|"
     r"said)\b|\b(?:does\s+not|doesn't|do\s+not|don't|did\s+not|didn't)\s+(?:say|mention|state|"
     r"specify|tell|provide|indicate|contain|include|give)\b|\bcan'?t\s+(?:tell|say)\b|"
-    r"\bno\s+(?:mention|indication)\b|\bnot\s+determinable\b", re.I)
+    r"\bno\s+(?:mention|indication)\b|\bnot\s+determinable\b|\bnothing\s+in\s+the\s+(?:passage|text|"
+    r"description|context|statement)\b|\b(?:we|you|one)\s+(?:don't|do\s+not|can't|"
+    r"cannot|can\s+not)\s+(?:know|tell|say)\b|\b(?:is|are|was|were)\s+never\s+"
+    r"(?:mentioned|stated|specified|given|said|indicated|explained)\b|\bnever\s+(?:says|states|"
+    r"mentions|tells\s+us)\b", re.I)
 _CONTRAST = re.compile(r"\b(?:but|however|though|although|except|apart\s+from|other\s+than|"
                        r"that\s+said|yet|one\s+(?:small\s+|minor\s+)?(?:detail|correction|"
                        r"error|issue|caveat|thing))\b", re.I)
@@ -132,10 +199,15 @@ _NEGATED_ERROR = re.compile(r"(?:\b(?:no|not|nothing|never|without|isn't|aren't|
                             r"|n't)\s+(?:\w+\s+)?$", re.I)
 _ATTRIBUTED = re.compile(r"\b(?:people|many|some|others|often|commonly|sometimes|popularly|"
                          r"frequently|widely|usually)\s+(?:\w+\s+)?$", re.I)
-_EXCEPT_PART = re.compile(r"\bexcept\s+(?:that\s+|for\s+)?(?:the|its|his|her|their|one)\s+"
+_EXCEPT_PART = re.compile(r"\bexcept\s+(?:that\s+)?(?:it'?s|it\s+is|it\s+was)\s+\d|"
+                          r"\bexcept\s+(?:that\s+|for\s+)?(?:the|its|his|her|their|one)\s+"
                           r"(?:year|date|name|number|place|location|city|country|time|figure|"
                           r"amount|detail|part|fact|birth)|\bexcept\s+(?:that\s+)?(?:it|he|she|"
                           r"they)\s+(?:was|is|were|are|did|does|had|has)\b", re.I)
+# "I could be wrong", "if I'm not mistaken": doubt about oneself, not an error in the claim
+_SELF_DOUBT = re.compile(r"\b(?:I|I'm|I\s+am|I've|I\s+may|I\s+might|I\s+could)\s+(?:(?:could|might|"
+                         r"may|be|been|have\s+been)\s+){0,2}$|\b(?:if|unless)\s+I'?m\s+(?:not\s+)?$|"
+                         r"\bcorrect\s+me\s+if\s+I'?m\s+$", re.I)
 _STRONG_ERRORS = ("wrong", "incorrect", "inaccurate", "mistake", "mistaken", "misconception",
                   "myth", "false", "untrue", "error", "misleading")
 
@@ -146,10 +218,20 @@ def clean_clause(clause: str) -> str:
     return _FILLER.sub("", text).strip()
 
 
+# A tick or a cross as the verdict ("✅", "Verdict: ❌", "👍")
+_MARK = re.compile(r"^[\s*_#>`\"]*(?:\w+\s*:\s*)?(?:(?P<yes>\u2705|\u2714|\u2713|\u2611|\U0001f44d)|"
+                   r"(?P<no>\u274c|\u2717|\u2718|\u274e|\U0001f44e|\U0001f6ab))")
+
+
 def opener(clause: str) -> Polarity | None:
+    mark = _MARK.match(clause)
+    if mark is not None:
+        return "yes" if mark.group("yes") else "no"
     text = clean_clause(clause)
     if not text:
         return None
+    if _BOTH.match(text):
+        return "hedge"
     if _PARTIAL.match(text):
         return "partial"
     if _NO.match(text):
@@ -178,7 +260,7 @@ def _real_errors(text: str) -> list[re.Match[str]]:
     out = []
     for m in _ERROR.finditer(text):
         head = text[max(0, m.start() - 30):m.start()]
-        if _NEGATED_ERROR.search(head) or _ATTRIBUTED.search(head):
+        if _NEGATED_ERROR.search(head) or _ATTRIBUTED.search(head) or _SELF_DOUBT.search(head):
             continue
         if m.group(0).lower() == "off" and not re.search(r"\b(?:is|are|was|seems|slightly|bit|"
                                                          r"detail)\s+$", head, re.I):
@@ -202,6 +284,21 @@ def correction(text: str) -> bool:
 def error_stated(text: str) -> bool:
     """An error flagged anywhere, not negated and not said of other people."""
     return any(m.group(0).lower() in _STRONG_ERRORS for m in _real_errors(text))
+
+
+def negates_claim(text: str, claim: str) -> bool:
+    """The reply sets a word of the claim aside by name: "native to Asia, not Africa" for
+    "Tigers are native to Africa", "in 1802, not 1822" for "… born in 1822"."""
+    if not claim:
+        return False
+    said = {w.lower() for w in re.findall(r"\w+", claim) if len(w) > 2 or w.isdigit()}
+    for m in re.finditer(r"(?:,|;|\u2014|\u2013|\brather\s+than|\binstead\s+of)\s*(?:not\s+)?(?:in\s+|at\s+|"
+                         r"on\s+|by\s+|from\s+|the\s+|a\s+|an\s+)?(\w+)", text, re.I):
+        head = text[m.start():m.end()].lower()
+        if ("not" in head.split() or "rather" in head or "instead" in head) and \
+                m.group(1).lower() in said:
+            return True
+    return False
 
 
 def undetermined(text: str) -> bool:

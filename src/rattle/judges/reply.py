@@ -95,13 +95,52 @@ def strip_reasoning(reply: str) -> str:
     return _OPEN_THINK.sub("", text).strip()
 
 
+def normalise(text: str) -> str:
+    """The character-level part of ``prepare``: superscript powers as ``^2``, NFKC, the minus
+    sign and typographic quotes as ASCII (also applied to option texts)."""
+    return unicodedata.normalize("NFKC", text.translate(_SUPER)).translate(_DASHES)
+
+
+_ANSWER_TAG = re.compile(r"<(answer|final_answer|final|verdict|choice|label)>\s*(.*?)\s*</\1>",
+                         re.I | re.S)
+_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
+_TABLE_RULE = re.compile(r"(?m)^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$\n?")
+
+
+def _tables(text: str) -> str:
+    """A markdown table becomes one line per row, cells joined by ": " (the header row, which
+    names the columns, is dropped): "| A | ✗ |" -> "A: ✗"."""
+    rule = _TABLE_RULE.search(text)
+    if rule is None:
+        return text
+    head_start = text.rfind("\n", 0, max(0, rule.start() - 1)) + 1
+    rows = []
+    for line in text[rule.end():].split("\n"):
+        if not line.strip().startswith("|") and not line.strip().endswith("|"):
+            break
+        rows.append(": ".join(c.strip() for c in line.strip().strip("|").split("|")))
+    end = rule.end() + sum(len(r) for r in text[rule.end():].split("\n")[:len(rows)]) + len(rows)
+    return text[:head_start] + "\n".join(rows) + "\n" + text[end:]
+
+
 def prepare(reply: str) -> str:
-    """Normalised reply text every extractor reads."""
+    """Normalised reply text every extractor reads: an ``<answer>X</answer>`` tag is read as
+    "Answer: X.", other markup tags are dropped (their text kept), markdown tables become one
+    line per row."""
     text = strip_reasoning(reply or "")
     text = _FENCE.sub("\n", text)
-    text = text.translate(_SUPER)
-    text = unicodedata.normalize("NFKC", text).translate(_DASHES)
-    return text.strip()
+    text = _ANSWER_TAG.sub(lambda m: f"\nAnswer: {m.group(2)}.\n", text)
+    text = _TAG.sub(lambda m: "\n" if re.match(r"</?(?:p|div|br|li|ul|ol|h\d|tr|td|th|table)\b",
+                                                 m.group(0), re.I) else "", text)
+    text = _tables(text)
+    return re.sub(r"[ \t]{2,}", " ", normalise(text)).strip()
+
+
+def unfinished_reasoning(reply: str) -> bool:
+    """The reply opens a reasoning block and never closes it: the model was still thinking
+    when it stopped, so whatever it said was not its answer yet."""
+    return bool(_OPEN_THINK.match(reply or "")) and not re.search(
+        r"</(?:think|thinking|reasoning)>", reply or "", re.I)
 
 
 def after_revision(text: str) -> str | None:
@@ -112,6 +151,14 @@ def after_revision(text: str) -> str | None:
     if last is None or last.end() >= len(text):
         return None
     return text[last.end():].strip() or None
+
+
+def retracts(text: str) -> bool:
+    """Does the last revision marker itself say no ("Yes. Wait, no — …", "Actually, no")?"""
+    last = None
+    for m in _REVISION.finditer(text):
+        last = m
+    return last is not None and bool(re.search(r"\bno\b", last.group(0), re.I))
 
 
 def json_answer(text: str) -> str | None:

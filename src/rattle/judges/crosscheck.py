@@ -1,0 +1,114 @@
+"""Does a letter agree with what the reply says beside it? (``judges.choice``)
+
+A letter the reply commits to is taken back to unmeasured when the reply, at that very
+place, names a different option: "The answer is (A) Australia." where (A) is New Zealand,
+"D) 9" where (D) is 7, "(C) True" where (C) is False. The same holds when the clause that
+leads into the statement states a different option as the answer ("6 × 9 = 54, so the answer
+is B" where (B) is 56; "The largest mammal is the blue whale, so the answer is D"), and on
+True/False items when the sentence opens with the opposite verdict ("Yes, (A)." where (A) is
+False). A careful grader cannot tell which of the two the model meant, so the reply is
+unmeasured (STYLE.md 7), not read by its letter alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rattle.judges import numbers, polarity
+from rattle.judges.option_text import option_pattern
+from rattle.judges.reply import clause_before, negated_before
+
+_TOKEN_AT = re.compile(r"[ \t*_]*(?:option[ \t]+|choice[ \t]+)?[\(\[]?[ \t]*[A-Za-z][ \t]*[\)\]]?",
+                       re.I)
+_LEAD_IN = re.compile(r"(?:,|\s)\s*(?:so|therefore|thus|hence|which\s+means|i\.e\.|(?:the\s+)?answer(?:\s+"
+                      r"is)?)\b[^.;!?\n]*$", re.I)
+_YES_NO = {"true": "yes", "yes": "yes", "false": "no", "no": "no"}
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:5] for w in re.findall(r"[a-z]{4,}", text.lower())}
+
+
+def _named(part: str, options: list[str], values: list[numbers.Value | None] | None,
+           *, at_end: bool) -> int | None:
+    """The option a short stretch of text restates (all of it, or its end)."""
+    core = re.sub(r"^[\s*_:.)\]\-\u2013\u2014]+|[\s*_.:!]+$", "", part)
+    if not core:
+        return None
+    if values is not None:
+        found = numbers.values(core)
+        if found and (found[-1].end >= len(core.rstrip(" %")) - 6 if at_end
+                      else found[0].start == 0 and len(found) == 1):
+            return numbers.match(found[-1] if at_end else found[0], values)
+        return None
+    best: tuple[int, int] | None = None
+    for i, opt in enumerate(options):
+        pattern = option_pattern(opt)
+        if pattern is None:
+            continue
+        m = None
+        if at_end:
+            m = next((x for x in pattern.finditer(core) if x.end() == len(core)
+                      and not negated_before(core, x.start(), words=3)), None)
+        else:
+            m = pattern.fullmatch(core)
+        if m is not None and (best is None or m.end() - m.start() > best[1]):
+            best = (i, m.end() - m.start())
+    return None if best is None else best[0]
+
+
+def _only_named(clause: str, options: list[str]) -> int | None:
+    """The one option a clause names, not negated ("The whale shark is the largest")."""
+    if re.search(r"\b(?:not|never|no|neither|nor)\b|n't\b", clause, re.I):
+        return None
+    named = set()
+    for i, opt in enumerate(options):
+        pattern = option_pattern(opt)
+        if pattern is not None and any(not negated_before(clause, m.start(), words=3)
+                                       for m in pattern.finditer(clause)):
+            named.add(i)
+    return named.pop() if len(named) == 1 else None
+
+
+def _sentence_before(text: str, start: int) -> str:
+    cut = 0
+    for m in re.finditer(r"[!?\n]|\.(?!\d)", text[:start]):
+        cut = m.end()
+    return text[cut:start]
+
+
+def disagrees(text: str, start: int, index: int, options: list[str], *, question: str = "",
+              values: list[numbers.Value | None] | None = None) -> bool:
+    """Does the reply name another option right beside the letter at ``start``?"""
+    m = _TOKEN_AT.match(text, start)
+    end = m.end() if m else start + 1
+    rest = text[end:end + 100]
+    paren = re.match(r"[ \t]*[,:.\-\u2013\u2014]?[ \t]*\(([^()\n]{1,40})\)", rest)  # "C (9)"
+    lead = re.match(r"[ \t]*[,:][ \t]*", rest)  # "B, true": the whole next clause restates
+    hard = r"[,;(\n]|\s[\u2014\u2013-]\s|[\u2014\u2013]|\.(?:\s|$)"
+    after = paren.group(1) if paren else (
+        re.split(hard, rest[lead.end():], maxsplit=1)[0] if lead else
+        re.split(hard + r"|\s(?:because|since|as|which|is|was|are)\s", rest, maxsplit=1)[0])
+    named = _named(after, options, values, at_end=False)
+    if named is not None and named != index:
+        return True
+    sentence = _sentence_before(text, start)
+    lead_in = _LEAD_IN.search(sentence)
+    if lead_in is not None:  # "6 × 9 = 54, so the answer is B"
+        clause = sentence[:lead_in.start()]
+        named = _named(clause, options, values, at_end=True) if values is not None else _only_named(
+            clause, options)
+        restates = values is not None or len(_stems(clause) & _stems(question)) >= 2
+        if named is not None and named != index and restates:
+            return True
+    tail = clause_before(text, start)
+    if tail.strip():  # "Heart (B)", "32 (D)"
+        named = _named(tail, options, values, at_end=True)
+        if named is not None and named != index:
+            return True
+    polar = _YES_NO.get(options[index].strip().lower().rstrip("."))
+    if polar is not None:  # "Yes, (A)." where (A) is False
+        said = polarity.opener(sentence)
+        if said in ("yes", "no") and said != polar:
+            return True
+    return False

@@ -1,0 +1,114 @@
+"""Signals that a reply gives no usable answer, shared by every extractor (docs/judging.md).
+
+- ``cut_off``: the reply stops mid-sentence (a token limit): it ends on a colon, a comma or a
+  function word ("…, while", "20% of", "Then add this to the cost price:").
+- ``degenerate``: a small model's repetition loop or word salad ("Answer: Answer:", "Jupiter
+  Jupiter unanswerable … planet planet", the same four words three times, a run of words
+  without any sentence punctuation that repeats one word three times).
+- ``undecided``: the reply weighs several options and leaves the choice open ("either A or
+  C", "between A and C", "both A and D are good", "A, B or C could all be defensible", "it
+  depends", "there isn't a single best choice", "tout dépend", "kommt darauf an").
+- ``none_fits``: the reply says that no displayed option is right ("None of the given options
+  is correct", "the question seems to be missing the right option", "the correct answer is
+  not listed"); "none of the *other* options" is elimination, not this.
+
+These only ever make a reply unmeasured; each extractor documents where it consults them (an
+explicit answer statement always wins over them).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+
+_FUNCTION_END = re.compile(
+    r"(?:[:,(\-\u2013\u2014]|\b(?:the|a|an|of|in|on|at|to|for|by|with|from|into|and|or|but|nor|"
+    r"is|are|was|were|be|been|has|have|had|will|would|can|could|should|that|which|who|while|"
+    r"because|since|than|as|its|their|his|her|this|these|those|then|so|if|when|where|whereas|"
+    r"although|though|de|la|le|el|y|und|der|die|das|et|est|ist)\b)$")  # lower case: "… → A" ends
+
+
+def cut_off(text: str) -> bool:
+    """The reply stops mid-sentence: it ends on ``: , ( -`` or a function word."""
+    core = re.sub(r"[\s*_`#>\"']+$", "", text)
+    return bool(core) and bool(_FUNCTION_END.search(core))
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[^\W_]+(?:'[^\W_]+)?", text.lower())
+
+
+def degenerate(text: str) -> bool:
+    """A repetition loop or word salad (see the module docstring)."""
+    words = _words(text)
+    if len(words) < 3:
+        return False
+    repeats = sum(1 for a, b in itertools.pairwise(words) if a == b and not a.isdigit()
+                  and a not in ("that", "had", "very", "ha", "no", "yes"))
+    chopped = cut_off(text)
+    unpunctuated = len(words) >= 4 and not re.search(r"[.!?:{}\u3002\uff01\uff1f]", text)
+    if repeats >= 2 or (repeats and (chopped or unpunctuated)):
+        return True
+    grams = Counter(tuple(words[i:i + 4]) for i in range(len(words) - 3))
+    top = max(grams.values(), default=0)
+    if top >= 3 or (top >= 2 and chopped):
+        return True
+    if unpunctuated:
+        counts = Counter(w for w in words if len(w) >= 4)
+        if counts and max(counts.values()) >= 3:
+            return True
+        if len(words) >= 5 and len(set(words)) <= 0.6 * len(words) and not re.search(
+                r"[=+\u00d7\u00b7*/^\u221a]", text) and any(w.isalpha() for w in words):
+            return True  # "1905 1906 1905 conflict 1906" (not a calculation)
+    return False
+
+
+_LETTER = r"(?:\(?[A-Z]\)?)"
+_UNDECIDED = re.compile(
+    # letters left open: "either A or C", "between A and C", "both A and D", "A, B or C could"
+    r"\b(?:either|between|both)\s+(?:options?\s+|choices?\s+)?" + _LETTER + r"\s*(?:,\s*"
+    + _LETTER + r"\s*)*(?:,?\s*(?:or|and)\s+)" + _LETTER + r"(?![\w'])|"
+    r"(?<![\w'])" + _LETTER + r"(?:\s*,\s*" + _LETTER + r")*,?\s+or\s+" + _LETTER
+    + r"(?![\w'])(?=\s*(?:[.!?]|$|\s+(?:could|would|might|may|both|all|look|seem|depending)\b|"
+    r"\s+(?:are|is)\s+(?!(?:both\s+|also\s+|clearly\s+)?(?:wrong|incorrect|out|not|false|ruled|"
+    r"eliminated|impossible|unlikely)\b)))|"
+    r"(?:^|[-\u2014\u2013:]\s*)" + _LETTER + r"\s+or\s+" + _LETTER + r"\s*[.!?]?\s*$|"
+    # "it depends", "no single best answer", "a matter of taste", other languages
+    r"\bit\s+(?:really\s+|all\s+)?depends\b|\bdepend(?:s|ing)\s+on\s+(?:what|how|whether|"
+    r"the\s+(?:learner|reader|person|context|definition)|your|you|who)\b|"
+    r"\b(?:there\s+(?:is|'s)\s+no|there\s+isn't\s+(?:a|one))\s+(?:single\s+|one\s+)?(?:best|"
+    r"right|correct)?\s*(?:choice|answer|option)\b|\bno\s+single\s+(?:best|right|correct)\b|"
+    r"\b(?:a\s+)?matter\s+of\s+(?:taste|opinion|preference)\b|\bsubjective\b|"
+    r"\bcould\s+go\s+either\s+way\b|\bboth\s+(?:are|look|seem|could\s+be)\s+(?:good|great|"
+    r"valid|fine|defensible|plausible|reasonable|correct|acceptable)\b|"
+    r"\btout\s+d[ée]pend\b|\bça\s+d[ée]pend\b|\bdepende\s+de\b|\bkommt\s+darauf\s+an\b|"
+    r"\bh[äa]ngt\s+davon\s+ab\b|\bdipende\s+da\b|\u53d6\u51b3\u4e8e|\u56e0\u4eba\u800c\u5f02|"
+    r"\bje\s+ne\s+peux\s+pas\s+choisir\b|\bno\s+puedo\s+elegir\b", re.I)
+
+
+def undecided(text: str) -> bool:
+    """The reply leaves the choice between options open (see the module docstring)."""
+    return bool(_UNDECIDED.search(text))
+
+
+_NONE_FITS = re.compile(
+    r"\bnone\s+of\s+(?:the\s+)?(?:given\s+|listed\s+|provided\s+|available\s+|offered\s+|"
+    r"above\s+|displayed\s+|these\s+|those\s+)?(?:options?|choices?|answers?|answer\s+choices|"
+    r"alternatives|them|these|listed\s+\w+|given\s+\w+)\s+(?:is|are|match(?:es)?|fits?|comes?|"
+    r"gives?|works?|seems?|equals?|appears?)\b|"
+    r"\bnone\s+of\s+the\s+(?:listed|given|provided|offered|displayed)\s+\w+\b|"
+    r"\bnone\s+of\s+the\s+(?:above|options)\b|"
+    r"\b(?:missing|lacks|lacking|without)\s+the\s+(?:right|correct)\s+(?:option|answer|choice)\b|"
+    r"\b(?:the\s+)?(?:right|correct|true|actual)\s+(?:option|answer|value|result)\s+(?:is\s+not|"
+    r"isn't|does\s+not\s+appear|doesn't\s+appear)\s+(?:\w+\s+)?(?:listed|among|in\s+the\s+"
+    r"(?:list|options|choices)|one\s+of\s+the|(?:given|provided|available|offered)\b|an\s+option)|"
+    r"\b(?:the\s+)?(?:right|correct|true|actual)\s+(?:option|answer)\s+is\s+missing\b|"
+    r"\b(?:is|are)\s*(?:not|n't)\s+(?:listed|among\s+the\s+(?:options|choices))\b|"
+    r"\bthat's\s+not\s+listed\b|\bno\s+(?:correct|right)\s+(?:option|answer|choice)\b", re.I)
+
+
+def none_fits(text: str) -> bool:
+    """The reply says no displayed option is right (see the module docstring)."""
+    return any(not re.search(r"\bother\b", text[max(0, m.start() - 5):m.end()], re.I)
+               for m in _NONE_FITS.finditer(text))
