@@ -70,7 +70,7 @@ def write_run_junit(path: Path, runs: Sequence[tuple[str, dict[str, Any], Path, 
                     *, max_unmeasured: float) -> None:
     """A ``<testsuite>`` per run: a case per gate, a case per suite part."""
     from rattle.report.headline import headlines_of
-    from rattle.report.junit import TestSuite, gate_cases, part_cases, write_junit
+    from rattle.report.junit import JUnitSuite, gate_cases, part_cases, write_junit
     from rattle.report.load import iter_records
 
     suites = []
@@ -80,7 +80,7 @@ def write_run_junit(path: Path, runs: Sequence[tuple[str, dict[str, Any], Path, 
                              seed=seed if isinstance(seed, int) else 0)
         cases = gate_cases(results) + part_cases(heads, results, suite=str(info.get("suite", "")),
                                                  max_unmeasured=max_unmeasured)
-        suites.append(TestSuite(f"{name} · {info.get('model', '')}", cases,
+        suites.append(JUnitSuite(f"{name} · {info.get('model', '')}", cases,
                                 time=float(info.get("wall_seconds", 0.0) or 0.0)))
     write_junit(path, suites)
 
@@ -164,9 +164,9 @@ def check_compare(gates: Sequence[Gate], runs: Sequence[Any], labels: Sequence[s
     results = [evaluate(g, deltas if g.delta else plain) for g in gates]
     passed = report_gates(results)
     if junit is not None:
-        from rattle.report.junit import TestSuite, gate_cases, write_junit
+        from rattle.report.junit import JUnitSuite, gate_cases, write_junit
 
-        write_junit(junit, [TestSuite(f"compare · baseline {labels[0]}",
+        write_junit(junit, [JUnitSuite(f"compare · baseline {labels[0]}",
                                       gate_cases(results, "rattle.compare"))])
         typer.echo(f"junit: {junit}")
     return 0 if passed else GATE_FAILED

@@ -7,8 +7,10 @@ Chromium reads commands from fd 3 and writes replies to fd 4, each a JSON text e
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
+import select
 import subprocess
 import time
 from pathlib import Path
@@ -57,10 +59,8 @@ class Browser:
         self.close()
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(RuntimeError, TimeoutError, OSError):  # may be gone already
             self.call("Browser.close", session=False)
-        except Exception:  # noqa: BLE001 - the browser may be gone already
-            pass
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -72,8 +72,9 @@ class Browser:
     def _read(self) -> dict[str, Any]:
         deadline = time.monotonic() + self.timeout
         while b"\0" not in self._buffer:
-            if time.monotonic() > deadline:
-                raise TimeoutError("no reply from chromium")
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self._from_chrome], [], [], left)[0]:
+                raise TimeoutError(f"no reply from chromium in {self.timeout:g} s")
             chunk = os.read(self._from_chrome, 1 << 16)
             if not chunk:
                 raise RuntimeError("chromium closed the pipe: "
@@ -112,6 +113,10 @@ class Browser:
         """Load ``url`` in a ``width`` × ``height`` CSS-pixel viewport and wait for load."""
         self.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
                                                          "deviceScaleFactor": 1, "mobile": False})
+        if self.eval("location.href") != "about:blank":  # a new document, even for a #hash
+            self.events.clear()
+            self.call("Page.navigate", {"url": "about:blank"})
+            self.wait_event("Page.loadEventFired")
         self.events.clear()
         self.call("Page.navigate", {"url": url})
         self.wait_event("Page.loadEventFired")

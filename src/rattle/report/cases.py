@@ -19,6 +19,8 @@ CASES_PER_PAGE = 50
 MAX_EDITS = 40  # edits shown per case; every edit stays in results.jsonl
 GROUP_SKIP = ("attack", "sub")  # shown elsewhere, or one value per sub-question
 TEXT_FIELDS = ("question", "claim")  # record fields an edited text can be found in
+# Targets whose text a record does not keep: their edits are shown as spans without trying.
+UNKEPT_TARGETS = frozenset({"passage", "documents", "options", "prompt"})
 
 Segment = list[str]  # ["t", text] plain, ["e", after, before] a change, ["g"] a gap
 
@@ -30,7 +32,9 @@ def locate(text: str, edits: Sequence[Sequence[Any]]) -> list[Segment] | None:
         ordered = sorted(((int(e[0]), str(e[1]), str(e[2])) for e in edits), key=lambda e: e[0])
     except (TypeError, ValueError, IndexError):
         return None
-    if not ordered or all(not b and not a for _, b, a in ordered):
+    if not any(a for _, _, a in ordered):
+        # Only deletions: nothing in the text can confirm where they were (word deletions
+        # also drop a separator their edits do not record), so the spans are shown alone.
         return None
     out: list[Segment] = []
     shift = 0  # perturbed offset − original offset, after the edits so far
@@ -77,14 +81,34 @@ def fragments(edits: Sequence[Sequence[Any]]) -> list[Segment]:
     return out
 
 
-def slim(r: Mapping[str, Any], *, composite: bool) -> dict[str, Any]:
-    """What the page keeps of a record: enough to show and filter it."""
-    group = r.get("group") or {}
-    level = group.get("level", "") or ""
+TAG_CACHE_MAX = 10_000  # distinct groups remembered while a page is written
+
+
+def _tags(group: Mapping[str, Any], part: str, cache: dict[Any, list[str]]) -> list[str]:
+    """``key=value`` labels the group filter offers (cached: groups repeat across cases)."""
+    try:
+        key: Any = (part, *group.items())
+        hash(key)
+    except TypeError:
+        key = None
+    if key is not None and key in cache:
+        return cache[key]
     tags = [f"{k}={v}" for k, v in sorted(group.items())
             if k not in GROUP_SKIP and v not in ("", None) and not isinstance(v, (dict, list))]
-    if composite and r.get("part"):
-        tags.insert(0, f"part={r['part']}")
+    if part:
+        tags.insert(0, f"part={part}")
+    if key is not None and len(cache) < TAG_CACHE_MAX:
+        cache[key] = tags
+    return tags
+
+
+def slim(r: Mapping[str, Any], *, composite: bool,
+         cache: dict[Any, list[str]] | None = None) -> dict[str, Any]:
+    """What the page keeps of a record: enough to show and filter it (``cache``: one per
+    page, shared by its records)."""
+    group = r.get("group") or {}
+    level = group.get("level", "") or ""
+    tags = _tags(group, str(r.get("part") or "") if composite else "", {} if cache is None else cache)
     out: dict[str, Any] = {
         "case_id": r.get("case_id", ""), "attack": r.get("attack", ""), "level": level,
         "tags": tags, "question": r.get("question", ""), "response": r.get("response", ""),
@@ -93,7 +117,8 @@ def slim(r: Mapping[str, Any], *, composite: bool) -> dict[str, Any]:
     }
     edits = r.get("edits") or []
     if edits:
-        for name in TEXT_FIELDS:
+        fields = () if r.get("target") in UNKEPT_TARGETS else TEXT_FIELDS
+        for name in fields:
             text = r.get(name)
             if isinstance(text, str) and (segments := locate(text, edits)) is not None:
                 out["seg"], out["seg_field"] = segments, name
@@ -177,7 +202,7 @@ JS = r"""
 CSS = """
 .filters{display:flex;flex-wrap:wrap;gap:.5em 1em;align-items:center;margin:.5em 0}
 .filters select{max-width:22em}
-#case-table{table-layout:fixed;width:100%}
+#case-table{table-layout:fixed;width:100%}#case-table td{overflow-wrap:anywhere}
 #case-table .id{font-family:monospace;font-size:11px;overflow-wrap:anywhere}
 .txt{white-space:pre-wrap;overflow-wrap:anywhere;max-height:16em;overflow:auto}
 .seg{white-space:pre-wrap;overflow-wrap:anywhere;margin-top:.3em}

@@ -112,22 +112,25 @@ class HeadlineBuilder:
         return [self._headline(p, seed) for p in self._order]
 
     def _headline(self, part: str, seed: int) -> Headline:
+        # Intervals are bootstrapped only for what a card shows (baseline, worst attack,
+        # largest drop): a bootstrap per variant would dominate rendering on large runs.
         h = Headline(part, self._records[part], self._unmeasured[part])
         variants = self._attacks.get(part, {})
         base = variants.get(ORIGINAL)
         if base is not None:
             h.baseline = _stat(ORIGINAL, base, seed)
-        attacked = [_stat(label, cells, seed) for label, cells in sorted(variants.items())
-                    if label != ORIGINAL]
-        h.variants = attacked
-        measured = [s for s in attacked if s.value is not None]
+        attacked = {label: cells for label, cells in sorted(variants.items()) if label != ORIGINAL}
+        h.variants = [_stat(label, cells, seed, ci=False) for label, cells in attacked.items()]
+        measured = [s for s in h.variants if s.value is not None]
         if measured:
-            h.worst = min(measured, key=lambda s: s.value if s.value is not None else 1.0)
+            worst = min(measured, key=lambda s: s.value if s.value is not None else 1.0)
+            h.worst = _stat(worst.label, attacked[worst.label], seed)
         if base is not None:
-            drops = [d for label, cells in sorted(variants.items()) if label != ORIGINAL
-                     if (d := paired_drop(label, base, cells, seed=seed)) is not None]
+            drops = [d for label, cells in attacked.items()
+                     if (d := paired_drop(label, base, cells, n_boot=0)) is not None]
             if drops:
-                h.drop = max(drops, key=lambda d: d.value)
+                largest = max(drops, key=lambda d: d.value)
+                h.drop = paired_drop(largest.label, base, attacked[largest.label], seed=seed)
         if not attacked:
             conditions = self._conditions.get(part, {})
             h.by_condition = [_stat(c, cells, seed) for c, cells in conditions.items()]
@@ -142,11 +145,12 @@ def headlines_of(records: Iterable[Mapping[str, Any]], default_part: str, *,
     return builder.headlines(seed=seed)
 
 
-def _stat(label: str, cells: Mapping[str, Sequence[int]], seed: int) -> RateStat:
+def _stat(label: str, cells: Mapping[str, Sequence[int]], seed: int, *,
+          ci: bool = True) -> RateStat:
     hits = [c[0] for c in cells.values()]
     totals = [c[1] for c in cells.values()]
     n = sum(totals)
-    lo, hi = bootstrap_ci(hits, totals, seed=seed)
+    lo, hi = bootstrap_ci(hits, totals, seed=seed) if ci else (None, None)
     return RateStat(label, sum(hits) / n if n else None, lo, hi, n, len(cells))
 
 
@@ -155,7 +159,7 @@ def paired_drop(label: str, base: Mapping[str, Sequence[int]],
                 n_boot: int = N_BOOTSTRAP, confidence: float = CONFIDENCE) -> Drop | None:
     """Baseline accuracy − variant accuracy over items that have both, with a percentile
     bootstrap CI that resamples those items (each resample keeps an item's baseline and
-    attacked cases together, so the interval is paired)."""
+    attacked cases together, so the interval is paired). ``n_boot=0``: the value alone."""
     import numpy as np
 
     shared = [k for k in variant if k in base]
@@ -167,6 +171,8 @@ def paired_drop(label: str, base: Mapping[str, Sequence[int]],
     n1 = np.array([variant[k][1] for k in shared], dtype=np.float64)
     value = float(h0.sum() / n0.sum() - h1.sum() / n1.sum())
     m = len(shared)
+    if not n_boot:
+        return Drop(label, value, None, None, m)
     if m == 1:
         return Drop(label, value, value, value, 1)
     rng = np.random.default_rng(seed)

@@ -37,6 +37,7 @@ CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:1200px;color:#222;
  padding:0 1em;box-sizing:border-box}
 *,*:before,*:after{box-sizing:inherit}
+header,h1,h2,h3,p,li,dd,figcaption,summary,label{overflow-wrap:anywhere}
 h1{font-size:1.5em;margin-bottom:.2em}.sub{color:#555;margin-top:0}
 h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ddd}h3{font-size:1.02em}
 table{border-collapse:collapse;margin:0;font-size:13px}
@@ -180,12 +181,13 @@ def write_report_to(fh: TextIO, info: Mapping[str, Any], records: Records,
         f"{cards(headlines, gates, list(parts))}{sections}"
     )
     any_case = False
+    cache: dict[Any, list[str]] = {}
     for i, r in enumerate(itertools.islice(_stream(records), MAX_CASES)):
         if not i:
             fh.write(f"<section id='case-view'><h2>Cases</h2>{case_view(shown)}"
                      "<script type='application/json' id='cases'>[")
             any_case = True
-        fh.write(("," if i else "") + _json_script(slim(r, composite=composite)))
+        fh.write(("," if i else "") + _json_script(slim(r, composite=composite, cache=cache)))
     if any_case:
         fh.write(f"]</script><script>{JS}</script></section>")
     fh.write(f"{run_details(info)}</body></html>")

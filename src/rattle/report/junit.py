@@ -31,7 +31,7 @@ def _clean(text: str) -> str:
 
 
 @dataclass
-class TestCase:
+class JUnitCase:
     """One ``<testcase>``: passed, or failed with a message and details."""
 
     name: str
@@ -43,22 +43,22 @@ class TestCase:
 
 
 @dataclass
-class TestSuite:
+class JUnitSuite:
     """One ``<testsuite>``: a run (or a comparison) and its cases."""
 
     name: str
-    cases: list[TestCase] = field(default_factory=list)
+    cases: list[JUnitCase] = field(default_factory=list)
     time: float = 0.0
     timestamp: str = field(default_factory=lambda: time.strftime("%Y-%m-%dT%H:%M:%S"))
     hostname: str = "localhost"
 
 
-def gate_cases(results: Sequence[GateResult], classname: str = "rattle.gates") -> list[TestCase]:
+def gate_cases(results: Sequence[GateResult], classname: str = "rattle.gates") -> list[JUnitCase]:
     out = []
     for r in results:
         details = "\n".join(f"{value:.6g}{_where(row.group, row.context)}"
                             for row, value in r.failing)
-        out.append(TestCase(f"gate: {r.gate.text}", classname,
+        out.append(JUnitCase(f"gate: {r.gate.text}", classname,
                             None if r.passed else r.reason(), details, r.reason()))
     return out
 
@@ -71,7 +71,7 @@ def _where(group: object, context: str) -> str:
 
 
 def part_cases(headlines: Sequence[Headline], results: Sequence[GateResult], *,
-               suite: str, max_unmeasured: float) -> list[TestCase]:
+               suite: str, max_unmeasured: float) -> list[JUnitCase]:
     """A case per suite part: fails when the part's unmeasured share is above
     ``max_unmeasured`` or a failed gate read its metrics."""
     out = []
@@ -83,7 +83,7 @@ def part_cases(headlines: Sequence[Headline], results: Sequence[GateResult], *,
         failed = [r.gate.text for r in results if not r.passed and h.part in r.parts]
         if failed:
             problems.append("failed gate(s): " + ", ".join(failed))
-        out.append(TestCase(f"part: {h.part}", f"rattle.{suite}",
+        out.append(JUnitCase(f"part: {h.part}", f"rattle.{suite}",
                             "; ".join(problems) or None, "\n".join(problems), summary(h)))
     return out
 
@@ -91,7 +91,7 @@ def part_cases(headlines: Sequence[Headline], results: Sequence[GateResult], *,
 def summary(h: Headline) -> str:
     """The headline as plain text (a test case's output)."""
     lines = [f"{h.part}: {h.records} cases, {h.unmeasured} unmeasured"]
-    if h.baseline is not None and h.baseline.value is not None:
+    if h.baseline is not None and h.baseline.value is not None and (h.variants or not h.by_condition):
         lines.append(f"baseline accuracy {100 * h.baseline.value:.1f}% (n={h.baseline.n})")
     if h.worst is not None and h.worst.value is not None:
         lines.append(f"worst attack {h.worst.label}: {100 * h.worst.value:.1f}% (n={h.worst.n})")
@@ -106,7 +106,7 @@ def summary(h: Headline) -> str:
     return "\n".join(lines)
 
 
-def to_xml(suites: Sequence[TestSuite]) -> str:
+def to_xml(suites: Sequence[JUnitSuite]) -> str:
     """The XML text: exactly the elements and attributes the Ant JUnit schema declares (so a
     strict validator accepts it), in its order: properties, test cases, system-out,
     system-err. The outputs of the cases (headlines) go to their suite's system-out."""
@@ -132,6 +132,6 @@ def to_xml(suites: Sequence[TestSuite]) -> str:
     return "<?xml version='1.0' encoding='UTF-8'?>\n" + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def write_junit(path: Path, suites: Sequence[TestSuite]) -> None:
+def write_junit(path: Path, suites: Sequence[JUnitSuite]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, to_xml(suites))

@@ -126,11 +126,12 @@ def build_matrix(cells: Sequence[MatrixCell], *, seed: int = 0) -> Matrix:
     by_run: dict[tuple[str, str | None], list[MatrixCell]] = {}
     for cell in cells:
         by_run.setdefault((cell.suite, cell.dataset), []).append(cell)
-    for (_suite, _dataset), group in by_run.items():
-        for a, b in combinations(group, 2):
+    for same in by_run.values():
+        for a, b in combinations(same, 2):
             for d in paired_accuracy(loaded[a], loaded[b], a.model, b.model, seed=seed):
-                comparisons.append(PairedDiff({"suite": a.suite, "dataset_spec": a.dataset or "",
-                                               **d.group}, d.a, d.b, d.acc_a, d.acc_b, d.diff,
+                group = {"suite": a.suite, **{k: v for k, v in d.group.items()
+                                              if v not in ("", None)}}
+                comparisons.append(PairedDiff(group, d.a, d.b, d.acc_a, d.acc_b, d.diff,
                                               d.ci_low, d.ci_high, d.n_items, d.n_cases))
     return Matrix(list(cells), list(boards.values()), comparisons)
 

@@ -52,8 +52,15 @@ class Cell:
     dataset: str | None
 
     def folder(self) -> str:
+        """``01-scripted-echo--quick``: numbered (so unique) and readable."""
         name = f"{self.index + 1:02d}-{slug(self.model)}--{slug(self.suite)}"
-        return name + (f"--{slug(self.dataset)}" if self.dataset else "")
+        if not self.dataset:
+            return name
+        head, sep, rest = self.dataset.partition(":")
+        if not sep or "/" in head:  # a plain path: its file name
+            head, rest = "", self.dataset
+        base = Path(rest).name or rest
+        return f"{name}--{slug(f'{head}-{base}' if head else base)}"
 
     def label(self) -> str:
         return f"{self.model} × {self.suite}" + (f" × {self.dataset}" if self.dataset else "")
@@ -76,7 +83,7 @@ class Experiment:
 
     def cells(self) -> list[Cell]:
         """Models × suites × datasets, models outermost (in the file's order)."""
-        out = []
+        out: list[Cell] = []
         for model in self.models:
             for suite in self.suites:
                 for dataset in self.datasets:
