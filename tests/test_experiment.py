@@ -57,11 +57,11 @@ params:
 gates:
   - "accuracy[suite=qa.context,condition=gold]<0.5"
   - "delta(accuracy)<-0.5"
-  - "er[attack=original]>0.9"
 """)
     out = tmp_path / "out"
     code, text = invoke("run", str(exp), "--out", str(out), "--workspace", str(tmp_path / "ws"),
-                        "--junit", str(tmp_path / "junit.xml"))
+                        "--junit", str(tmp_path / "junit.xml"),
+                        "--fail-if", "er[attack=original]>0.9")  # added to the file's gates
     assert code == 4, text
     assert "gates: 1 passed, 2 failed" in text
     cells = sorted(p.name for p in out.iterdir() if p.is_dir())

@@ -141,8 +141,11 @@ def test_run_exits_4_on_a_failed_gate_and_records_every_gate(tmp_path: Path) -> 
     assert [(g["gate"], g["passed"]) for g in gates] == [
         ("accuracy[condition=gold]<0.5", True), ("accuracy[condition=gold]<=0.5", False),
         ("ci_low(f1)<0.1", False)]
-    page = (tmp_path / "bad" / "report.html").read_text()
-    assert "FAILED: <code>accuracy[condition=gold]&lt;=0.5</code>" in page
+    page = tmp_path / "bad" / "report.html"
+    assert "FAILED: <code>accuracy[condition=gold]&lt;=0.5</code>" in page.read_text()
+    page.unlink()
+    assert invoke("report", str(tmp_path / "bad"))[0] == 0  # re-rendered from metrics.json
+    assert "FAILED: <code>accuracy[condition=gold]&lt;=0.5</code>" in page.read_text()
 
 
 def test_a_bad_gate_stops_before_any_request(tmp_path: Path) -> None:
