@@ -44,8 +44,9 @@ def _parse_params(values: list[str] | None, flag: str = "--param") -> dict[str, 
     return out
 
 
-FAIL_IF_HELP = ("Gate for CI, repeatable: METRIC[key=value,...] OP NUMBER, e.g. 'asr>0.3', "
-                "'accuracy[attack=original]<0.6', 'ci_low(accuracy)<0.5'. The run exits with "
+# "\\[" keeps the help's rich markup from reading the filter brackets as style tags.
+FAIL_IF_HELP = ("Gate for CI, repeatable: METRIC\\[key=value,...] OP NUMBER, e.g. 'asr>0.3', "
+                "'accuracy\\[attack=original]<0.6', 'ci_low(accuracy)<0.5'. The run exits with "
                 "status 4 when any matching metric row satisfies it.")
 
 
