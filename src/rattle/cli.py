@@ -44,9 +44,17 @@ def _parse_params(values: list[str] | None, flag: str = "--param") -> dict[str, 
     return out
 
 
+# "\\[" keeps the help's rich markup from reading the filter brackets as style tags.
+FAIL_IF_HELP = ("Gate for CI, repeatable: METRIC\\[key=value,...] OP NUMBER, e.g. 'asr>0.3', "
+                "'accuracy\\[attack=original]<0.6', 'ci_low(accuracy)<0.5'. The run exits with "
+                "status 4 when any matching metric row satisfies it.")
+
+
 @app.command()
 def run(
-    suite: Annotated[str, typer.Argument(help="Suite to run (see `rattle suites`).")] = "quick",
+    ctx: typer.Context,
+    suite: Annotated[str, typer.Argument(help="Suite to run (see `rattle suites`), or an "
+                                         "experiment file (.yaml): models × suites × datasets.")] = "quick",
     model: Annotated[str, typer.Option(help="provider/name: embedded, openai/<model>, "
                                        "llamacpp/<path.gguf>, transformers/<dir>, scripted/...")] = "embedded",
     system: Annotated[str, typer.Option(help="System under test: llm, rag (an llm reading "
@@ -92,11 +100,21 @@ def run(
                                                     "a local Ray instance when unset.")] = None,
     replicas: Annotated[int, typer.Option(min=1, help="Model replicas (Ray actors) for local models.")] = 2,
     dry_run: Annotated[bool, typer.Option(help="Count requests and tokens; send nothing.")] = False,
+    fail_if: Annotated[list[str] | None, typer.Option("--fail-if", help=FAIL_IF_HELP)] = None,
+    junit: Annotated[Path | None, typer.Option(help="Write JUnit XML here (a test case per "
+                                               "gate and per suite part).")] = None,
 ) -> None:
-    """Run a suite against a model or system and write a run folder."""
+    """Run a suite against a model or system and write a run folder; or run an experiment
+    file's matrix (one folder per cell under --out, plus matrix.html)."""
+    from rattle.run.experiment import is_experiment_file
+    from rattle.run.gates import parse_gates
     from rattle.run.runner import RunConfig, run_suite
 
+    experiment = is_experiment_file(suite)
     try:
+        if experiment:
+            _check_experiment_flags(ctx)
+        gates = parse_gates(fail_if or [], allow_delta=experiment)
         system_options: dict[str, Any] = {}
         if system == "http":
             if not url:
@@ -124,6 +142,14 @@ def run(
             max_cost=max_cost, price=price, executor=executor, ray_address=ray_address,
             replicas=replicas,
         )
+        if experiment:
+            from rattle.cli_workflow import run_experiment_file
+
+            code = run_experiment_file(Path(suite), config, gates, out=out, junit=junit,
+                                       dry_run=dry_run, max_unmeasured=max_unmeasured)
+            if code:
+                raise typer.Exit(code)
+            return
         from rattle.cli_progress import ProgressView
 
         with ProgressView(enabled=not dry_run) as view:
@@ -142,13 +168,25 @@ def run(
     from rattle.cli_progress import print_summary
 
     print_summary(outcome)
-    if not outcome.dry_run and outcome.records:
-        share = outcome.run_info["unmeasured"] / len(outcome.records)
-        if share > max_unmeasured:
-            _err(f"{share:.0%} of cases are unmeasured (more than --max-unmeasured "
-                 f"{max_unmeasured:.0%}); see the 'error' and 'status' fields in "
-                 f"{outcome.run_dir / 'results.jsonl'}")
-            raise typer.Exit(3)
+    if outcome.dry_run:
+        return
+    from rattle.cli_workflow import check_run
+
+    code = check_run(outcome, gates, junit=junit, max_unmeasured=max_unmeasured)
+    if code:
+        raise typer.Exit(code)
+
+
+def _check_experiment_flags(ctx: typer.Context) -> None:
+    """Settings an experiment file makes per cell cannot also come from the command line."""
+    keys = {"model": "models", "dataset": "datasets", "limit": "limit", "seed": "seed",
+            "judge": "judge", "concurrency": "concurrency", "param": "params"}
+    for name, key in keys.items():
+        source = ctx.get_parameter_source(name)  # typer's own click: compare by name
+        if getattr(source, "name", "") == "COMMANDLINE":
+            flag = "--" + name.replace("_", "-")
+            raise ConfigError(f"{flag} cannot be combined with an experiment file; set "
+                              f"`{key}` in the file instead")
 
 
 @app.command("list")
@@ -203,18 +241,27 @@ def report(run_dir: Annotated[Path, typer.Argument(help="A finished run folder."
 
 @app.command()
 def compare(
-    runs: Annotated[list[Path], typer.Argument(help="Two or more run folders (the first is A).")],
+    runs: Annotated[list[Path], typer.Argument(help="Two or more run folders (the first is A, "
+                                               "the baseline).")],
     out: Annotated[Path | None, typer.Option(help="Folder for compare.md and compare.html.")] = None,
     seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
+    fail_if: Annotated[list[str] | None, typer.Option(
+        "--fail-if", help="Gate, repeatable: delta(accuracy)<-0.05 fails when a run is more "
+        "than 5 points less accurate than the baseline (paired, B − A); "
+        "ci_high(delta(accuracy))<0 when it is significantly worse; plain gates "
+        "(accuracy<0.6) are checked on every run. Exit status 4 on failure.")] = None,
+    junit: Annotated[Path | None, typer.Option(help="Write JUnit XML here (a case per gate).")] = None,
 ) -> None:
     """Compare runs side by side, with paired bootstrap CIs for accuracy differences."""
     from rattle.report.compare import paired_accuracy, side_by_side, to_html, to_markdown
     from rattle.report.load import load_run
+    from rattle.run.gates import parse_gates
 
     if len(runs) < 2:
         _err("compare needs at least two run folders")
         raise typer.Exit(2)
     try:
+        gates = parse_gates(fail_if or [], allow_delta=True)
         loaded = [load_run(r) for r in runs]
     except RattleError as exc:
         _err(str(exc))
@@ -231,6 +278,12 @@ def compare(
         (out / "compare.md").write_text(markdown, encoding="utf-8")
         (out / "compare.html").write_text(to_html(header, body, diffs, labels), encoding="utf-8")
         typer.echo(f"wrote {out / 'compare.md'} and {out / 'compare.html'}")
+    if gates:
+        from rattle.cli_workflow import check_compare
+
+        code = check_compare(gates, loaded, labels, diffs, junit=junit)
+        if code:
+            raise typer.Exit(code)
 
 
 @app.command()

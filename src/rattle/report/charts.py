@@ -8,6 +8,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Sequence
 
+from rattle.metrics.core import MetricValue
 from rattle.report.markup import esc
 
 WIDTH = 360  # plot area width in px
@@ -99,3 +100,55 @@ def box_plot(title: str, groups: Sequence[tuple[str, Sequence[float]]], *, perce
                      f"{_fmt(q[1], percent)}</text>")
     parts.append("</svg>")
     return f"<figure><figcaption>{esc(title)}</figcaption>{''.join(parts)}</figure>"
+
+
+def _label(m: MetricValue, skip: Sequence[str] = ()) -> str:
+    return " · ".join(str(v) for k, v in m.group.items() if v not in ("", None) and k not in skip)
+
+
+CHARTED = (  # (metric, title): rates with CIs, one bar per group
+    ("er", "Error rate by attack (RCC Eq. 9)"),
+    ("acr", "Answer-change rate by attack (RCC Eq. 10)"),
+    ("asr", "Attack success rate by attack (factoid Eq. 1)"),
+    ("acc_before", "Accuracy on the original claims (factoid Acc-before)"),
+    ("acc_after", "Accuracy on the attacked claims (factoid Acc-after)"),
+    ("rad", "RAD by added document (RALM Eq. 2)"),
+    ("acc_ans", "Accuracy on answerable examples"),
+    ("acc_unans", "Accuracy on unanswerable examples"),
+    ("par", "Parametric answer rate (RALM Table 13)"),
+    ("accuracy", "Accuracy"),
+)
+
+
+def charts_for(metrics: Sequence[MetricValue]) -> list[str]:
+    """The charts a set of metric values supports (none for metrics without values)."""
+    out = []
+    for name, title in CHARTED:
+        chosen = [m for m in metrics if m.name == name and m.value is not None]
+        if chosen:
+            out.append(bar_chart(title, [(_label(m), m.value or 0.0, m.ci_low, m.ci_high)
+                                         for m in chosen]))
+    rti = [m for m in metrics if m.name == "rti" and m.value is not None]
+    if rti:
+        out.append(bar_chart("RTI by dataset and operation (RCC Algorithm 1)",
+                             [(_label(m), m.value or 0.0, m.ci_low, m.ci_high) for m in rti],
+                             percent=False, vmax=1.0))
+    for family, title in (("prompts.wording", "Accuracy across prompt wordings"),
+                          ("options.order", "Accuracy across option orders")):
+        groups: dict[str, list[float]] = {}
+        for m in metrics:
+            if m.name == "accuracy" and m.value is not None and m.group.get("attack") in (
+                    family, "original"):
+                groups.setdefault(str(m.group.get("dataset", "")), []).append(m.value)
+        if any(len(v) > 1 for v in groups.values()) and any(
+                m.group.get("attack") == family for m in metrics):
+            out.append(box_plot(title, sorted(groups.items())))
+    trans: dict[str, dict[str, float]] = {}
+    for m in metrics:
+        if m.name in ("a_to_a", "a_to_c", "a_to_u") and m.value is not None:
+            trans.setdefault(_label(m), {})[m.name] = m.value
+    if trans:
+        out.append(stacked_bars("Answers after a conflicting document (RALM Table 8)", [
+            (label, [("A→A", v.get("a_to_a", 0.0)), ("A→C", v.get("a_to_c", 0.0)),
+                     ("A→U", v.get("a_to_u", 0.0))]) for label, v in sorted(trans.items())]))
+    return [c for c in out if c]

@@ -162,7 +162,18 @@ def factoid_tables(metrics: Sequence[MetricValue]) -> list[PaperTable]:
     return out
 
 
+LABEL_HEADERS = ("dataset", "attack", "hops", "component")  # a first column of row labels
+
+
+def has_values(table: PaperTable) -> bool:
+    """Whether a table shows any number (a run where nothing was measured has none)."""
+    skip = 1 if table.header and table.header[0] in LABEL_HEADERS else 0
+    return any(cell not in ("", "–") for row in table.rows for cell in row[skip:])
+
+
 def paper_tables(metrics: Sequence[MetricValue]) -> list[PaperTable]:
+    """The papers' tables that the metric values fill; a table with no value is left out."""
     tables = [rcc_attack_table(metrics, "er"), rcc_attack_table(metrics, "acr"),
               rcc_rti_table(metrics), rcc_consistency_table(metrics)]
-    return [t for t in tables if t is not None] + factoid_tables(metrics)
+    found = [t for t in tables if t is not None] + factoid_tables(metrics)
+    return [t for t in found if has_values(t)]
