@@ -32,8 +32,13 @@ def invoke(*args: str) -> tuple[int, str]:
 
 def test_the_smallest_file_runs(tmp_path: Path) -> None:
     exp = Path(__file__).parents[1] / "examples" / "experiment.yaml"
+    # scripted/echo repeats the prompt: its multiple-choice replies choose nothing and its
+    # verdicts say nothing, so most of its cases are unmeasured (status 3 by default).
     code, out = invoke("run", str(exp), "--out", str(tmp_path / "x"), "--workspace",
                        str(tmp_path / "ws"))
+    assert code == 3 and "scripted/echo × quick" in out and "unmeasured" in out
+    code, out = invoke("run", str(exp), "--out", str(tmp_path / "x"), "--workspace",
+                       str(tmp_path / "ws"), "--max-unmeasured", "1")
     assert code == 0, out
     folders = sorted(p.name for p in (tmp_path / "x").iterdir() if p.is_dir())
     assert folders == ["01-scripted-echo--quick", "02-scripted-constant-text-A--quick"]
