@@ -21,27 +21,33 @@ from rattle.registry import register
 _TOKEN = re.compile(r"[\w]+|[^\w\s]", re.UNICODE)
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCT = set(string.punctuation)
+_DROP_PUNCT = str.maketrans("", "", string.punctuation)
 
 
 def dpr_tokens(text: str) -> list[str]:
     return [t.lower() for t in _TOKEN.findall(unicodedata.normalize("NFD", text))]
 
 
+def _joined_tokens(text: str) -> str:
+    """``" ".join(dpr_tokens(text))``: tokens hold no spaces and ``lower`` is per character
+    except Greek final sigma, whose context a space bounds, so one ``lower`` does."""
+    return " ".join(_TOKEN.findall(unicodedata.normalize("NFD", text))).lower()
+
+
 def has_answer(answers: Sequence[str], text: str) -> bool:
-    tokens = dpr_tokens(text)
+    """Some alias's tokens occur as a contiguous run of the text's tokens: with tokens joined
+    by single spaces, a substring bounded by spaces (same result as a sliding window)."""
+    hay = f" {_joined_tokens(text)} "
     for answer in answers:
-        a = dpr_tokens(answer)
-        if not a:
-            continue
-        for i in range(len(tokens) - len(a) + 1):
-            if tokens[i : i + len(a)] == a:
-                return True
+        needle = _joined_tokens(answer)
+        if needle and f" {needle} " in hay:
+            return True
     return False
 
 
 def squad_normalize(text: str) -> str:
     text = text.lower()
-    text = "".join(ch for ch in text if ch not in _PUNCT)
+    text = text.translate(_DROP_PUNCT)
     text = _ARTICLES.sub(" ", text)
     return " ".join(text.split())
 
