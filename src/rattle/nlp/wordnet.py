@@ -141,7 +141,7 @@ class SynonymTable:
     def __init__(self, words: list[str], ranges: Any, names: Any,
                  exceptions: dict[str, dict[str, list[str]]]) -> None:
         self.words = words
-        self.ids = dict(zip(words, range(len(words))))
+        self.ids = dict(zip(words, range(len(words)), strict=True))
         self.ranges = ranges  # per lemma: start, end in ``names`` for n, v, a, r (8 ints)
         self.names = names
         self.exceptions = exceptions

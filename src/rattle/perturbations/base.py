@@ -5,7 +5,9 @@ A perturbation factory takes typed keyword arguments (its configuration) and ret
 the item's 64-bit key (SHA-256 of run seed, item id, name and parameters). Perturbers that
 step a generator seed ``random.Random(key)`` (``on_text`` does it for text operations); the
 character, word and visual operations draw counter-based from the key and also offer
-``batch(items, keys)`` and ``many(texts, keys)`` to compute many items at once. Resolved params
+``batch(items, keys)`` and ``many(texts, keys)`` to compute many items at once; with
+``drawn_param`` (the name of the value ``many`` draws per text, or None) they declare that
+they edit the item's attack target text, and ``apply_many`` hands them the texts. Resolved params
 are the factory's arguments plus any value drawn at apply time (RCC draws an edit count per
 variant), so ``rattle report`` can say exactly what ran.
 """
@@ -89,13 +91,45 @@ class Perturbation:
     def apply_many(self, items: Sequence[Item], seed: int) -> list[Variant]:
         """``[self.apply(item, seed) for item in items]``; batched where the perturbation can
         compute a whole batch at once (the character, word and visual operations), identical
-        either way. Variants are assembled without dataclass constructors (``_variants``)."""
-        batch = getattr(self.perturber, "batch", None)
+        either way. A perturber of texts (``many`` and ``drawn_param``) gets the target texts
+        directly; variants are assembled without dataclass constructors."""
+        perturber = self.perturber
         with paused_gc():
+            if hasattr(perturber, "many") and hasattr(perturber, "drawn_param"):
+                return self._from_texts(items, seed)
+            batch = getattr(perturber, "batch", None)
             if batch is None:
                 return [self.apply(item, seed) for item in items]
             keys = self.keys(seed, [item.id for item in items])
             return self._variants(items, seed, batch(items, keys))
+
+    def _from_texts(self, items: Sequence[Item], seed: int) -> list[Variant]:
+        """The batch of a text perturber: ``many(texts, keys)`` gives (text, edits) or (text,
+        edits, the value of ``drawn_param``) per item; each item's attack target gets its text."""
+        perturber: Any = self.perturber
+        drawn_param: str | None = perturber.drawn_param
+        targets = list(map(attack_target, items))
+        noised = perturber.many(list(map(target_text, items, targets)),
+                                self.keys(seed, [item.id for item in items]))
+        suffix = self._suffix(seed)
+        name, version, params = self.name, self.entry.version, self.params
+        merged: dict[Any, dict[str, Any]] = {}
+        new = object.__new__
+        out = []
+        for item, target, result in zip(items, targets, noised, strict=True):
+            if drawn_param is None:
+                p = params
+            else:
+                p = merged.get(result[2])
+                if p is None:
+                    p = merged[result[2]] = {**params, drawn_param: result[2]}
+            variant = new(Variant)
+            variant.__dict__.update(id=item.id + suffix, parent_id=item.id,
+                                    item=with_text(item, target, result[0]), attack=name,
+                                    version=version, params=p, seed=seed, target=target,
+                                    edits=result[1], label={})
+            out.append(variant)
+        return out
 
     def _suffix(self, seed: int) -> str:
         suffix = self._id_suffix.get(seed)

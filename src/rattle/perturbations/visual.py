@@ -39,9 +39,9 @@ from typing import Any
 from rattle.errors import ConfigError, DataError
 from rattle.items import Edit, Item, Target, attack_target, target_text, with_text
 from rattle.perturbations.base import check_rate, paused_gc
-from rattle.perturbations.words import uniform
+from rattle.perturbations.words import draws, uniform
 from rattle.registry import register
-from rattle.seeding import below, splitmix64
+from rattle.seeding import splitmix64
 
 TOP_K = 20  # RCC attacker: top-20 homoglyphs per letter, similarity-weighted
 # A chosen word's draws come from its own key, word SUBKEY + (its index) of the item's key (far
@@ -152,6 +152,8 @@ class GlyphTable:
 class Homoglyphs:
     """The homoglyph attack with its rates, applied to one text or a batch."""
 
+    drawn_param: str | None = None  # many() draws nothing per text (base.apply_many)
+
     def __init__(self, rate: float, ratio: float, table: GlyphTable) -> None:
         self.rate, self.ratio, self.table = rate, ratio, table
 
@@ -175,16 +177,17 @@ class Homoglyphs:
         k = math.ceil(m * self.rate)
         if k == 0:
             return text, ()
-        chosen = sorted(_pick(eligible, k, key))
+        chosen = sorted(_pick(eligible, k, draws(key, 1, k)))
         starts = list(accumulate(map(len, words), initial=0))
+        subs = [splitmix64(key, SUBKEY + i) for i in chosen]
         edits = []
-        for i in chosen:
+        for i, sub in zip(chosen, subs, strict=True):
             word = words[i]
-            sub = splitmix64(key, SUBKEY + i)
             n = min(len(word), math.ceil(len(word) * self.ratio))
             chars = list(word)
-            for p in _pick(list(range(len(word))), n, sub):
-                chars[p] = self.table.one(chars[p], uniform(splitmix64(sub, SUBKEY + p)))
+            glyph_draws = draws(sub, SUBKEY, len(word))
+            for p in _pick(list(range(len(word))), n, draws(sub, 1, n)):
+                chars[p] = self.table.one(chars[p], uniform(glyph_draws[p]))
             new = "".join(chars)
             if new != word:
                 words[i] = new
@@ -202,11 +205,12 @@ class Homoglyphs:
         return out
 
 
-def _pick(pool: list[int], k: int, key: int) -> list[int]:
-    """``k`` entries of ``pool`` by a partial Fisher-Yates shuffle on draws 1..k of ``key``."""
+def _pick(pool: list[int], k: int, stream: list[int]) -> list[int]:
+    """``k`` entries of ``pool`` by a partial Fisher-Yates shuffle; ``stream`` holds draws
+    1..k of the key."""
     m = len(pool)
     for j in range(k):
-        r = j + below(splitmix64(key, 1 + j), m - j)
+        r = j + (((stream[j] >> 32) * (m - j)) >> 32)
         pool[j], pool[r] = pool[r], pool[j]
     return pool[:k]
 

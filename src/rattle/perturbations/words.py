@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from itertools import compress, repeat
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from rattle.errors import ConfigError
@@ -40,7 +40,7 @@ from rattle.registry import register
 from rattle.seeding import below, splitmix64
 
 if TYPE_CHECKING:
-    import numpy as np
+    pass
 
 Synonyms = Callable[[str], Sequence[str]]
 # RCC attacker: a new word is a random word of the passage with probability 0.5, otherwise a
@@ -64,6 +64,20 @@ def wordnet_synonyms(word: str) -> tuple[str, ...]:
 def uniform(word: int) -> float:
     """A draw as a float in [0, 1): its top 53 bits, as ``random.random()`` builds one."""
     return (word >> 11) * 2.0**-53
+
+
+_NUMPY_FROM = 12  # draws made with one numpy call from this many on (the same values)
+
+
+def draws(key: int, start: int, count: int) -> list[int]:
+    """Words ``start .. start + count - 1`` of the stream keyed by ``key``."""
+    if count < _NUMPY_FROM:
+        return [splitmix64(key, i) for i in range(start, start + count)]
+    import numpy as np
+
+    from rattle.perturbations.chars import _mix
+
+    return list(_mix(np.array([key], np.uint64), np.arange(start, start + count)).tolist())
 
 
 class _Text:
@@ -96,6 +110,8 @@ class _Text:
 
 class WordNoise:
     """One word operation with its rate, applied to one text or a batch."""
+
+    drawn_param: str | None = None  # many() draws nothing per text (base.apply_many)
 
     def __init__(self, op: str, rate: float, syn: Synonyms = wordnet_synonyms) -> None:
         if op not in ("insert", "delete", "replace"):
@@ -135,7 +151,7 @@ class WordNoise:
 
     def _delete_one(self, t: _Text, key: int) -> Noise:
         rate, words = self.rate, t.words
-        keep = [uniform(splitmix64(key, 1 + i)) > rate for i in range(len(words))]
+        keep = [(d >> 11) * 2.0**-53 > rate for d in draws(key, 1, len(words))]
         edits = [Edit(s, w, "") for s, w, k in zip(t.starts, words, keep, strict=False) if not k]
         kept = list(compress(words, keep))
         if not kept:
@@ -145,30 +161,35 @@ class WordNoise:
 
     def _edit_one(self, t: _Text, key: int) -> Noise:
         original = t.original
+        steps = round(len(original) * self.rate)
+        stream = draws(key, 1, steps * STRIDE)  # word 1 + i of the key is stream[i]
         # The working list: (word, index of the original word it is or replaces, or -1 for a
         # new word, whether it was replaced).
         work = [(w, i, False) for i, w in enumerate(t.words)]
-        for s in range(round(len(original) * self.rate)):
-            new = self._new_word([w for w, _, _ in work] or original, original, key, 1 + s * STRIDE)
+        for s in range(steps):
+            base = s * STRIDE
+            new = self._new_word([w for w, _, _ in work] or original, original, stream, base)
             if new is None:
                 continue
-            at = splitmix64(key, 1 + s * STRIDE)
+            at = stream[base]
             if self.op == "insert":
-                work.insert(below(at, len(work) + 1), (new, -1, False))
+                work.insert(((at >> 32) * (len(work) + 1)) >> 32, (new, -1, False))
             elif work:
-                pos = below(at, len(work))
+                pos = ((at >> 32) * len(work)) >> 32
                 work[pos] = (new, work[pos][1], work[pos][1] >= 0)
         text = " ".join(w for w, _, _ in work) + t.sig
         return text, _edits_one(t, work)
 
-    def _new_word(self, current: list[str], original: list[str], key: int, base: int) -> str | None:
+    def _new_word(self, current: list[str], original: list[str], stream: list[int],
+                  base: int) -> str | None:
+        """Up to MAX_TRIES tries (draws base+1.. of the step): pick, coin, choice."""
         for j in range(base + 1, base + 1 + 3 * MAX_TRIES, 3):
-            w = current[below(splitmix64(key, j), len(current))]
-            if uniform(splitmix64(key, j + 1)) < P_PASSAGE_WORD:
-                return original[below(splitmix64(key, j + 2), len(original))]
+            w = current[((stream[j] >> 32) * len(current)) >> 32]
+            if (stream[j + 1] >> 11) * 2.0**-53 < P_PASSAGE_WORD:
+                return original[((stream[j + 2] >> 32) * len(original)) >> 32]
             cands = self.synonyms(w)
             if cands:
-                return cands[below(splitmix64(key, j + 2), len(cands))]
+                return cands[((stream[j + 2] >> 32) * len(cands)) >> 32]
         return None
 
     # -- a batch -------------------------------------------------------------------------------
@@ -225,7 +246,3 @@ def replace(*, rate: float = 0.2) -> WordNoise:
     """Overwrite round(rate*n) random positions with a passage word or WordNet synonym (RCC §3.3)."""
     return _factory("replace", rate)
 
-
-def edits_to_tuples(starts: Any, befores: Any, afters: Any) -> list[Edit]:
-    """Edits from parallel sequences, built without per-item Python calls."""
-    return list(map(tuple.__new__, repeat(Edit), zip(starts, befores, afters, strict=True)))

@@ -12,7 +12,7 @@ take ``WordNoise.one``, which gives the same result by construction.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import compress, repeat
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from rattle.items import Edit

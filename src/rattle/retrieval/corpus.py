@@ -172,8 +172,8 @@ def _atomic_write(target: Path, data: bytes) -> None:
 
 def _rows(p: Path) -> Iterator[tuple[int, str, str, str]]:
     """(line, id, title, text) of every passage, streamed (gzip decompressed on the fly)."""
-    raw: Any = gzip.open(p, "rb") if p.suffix == ".gz" else p.open("rb")
-    with raw, io.TextIOWrapper(raw, encoding="utf-8", newline="") as fh:
+    opener: Any = gzip.open if p.suffix == ".gz" else open
+    with opener(p, "rb") as raw, io.TextIOWrapper(raw, encoding="utf-8", newline="") as fh:
         try:
             if _is_tsv(p):
                 yield from _tsv_rows(p, fh)

@@ -35,10 +35,11 @@ BATCH = 64  # sentences per encoder call
 _ENCODE_CHUNK = 4096  # passages read, encoded and written per step
 EXACT_MAX = 200_000  # exact search up to here: about 300 MB of float32 vectors at d=384
 # HNSW graph (Malkov & Yashunin, 2018): M links per node, candidate-list sizes while building
-# and searching. Measured on 1M clustered 384-d vectors: recall@10 >= 0.95 at efSearch 128
-# (docs/speed.md, bench/retrieval.py).
-HNSW_M = 32
-EF_CONSTRUCTION = 64
+# and searching (FAISS's defaults for M and efConstruction: the graph of 1M vectors builds in
+# minutes on two cores). efSearch is set when the graph is opened, so it can change without a
+# rebuild; recall@10 at 1M vectors is in docs/speed.md (bench/retrieval.py).
+HNSW_M = 16
+EF_CONSTRUCTION = 40
 EF_SEARCH = 128
 RECALL_SAMPLE = 200  # passages used as queries to measure the graph's recall when it is built
 
@@ -257,7 +258,7 @@ def recall_at(index: Any, matrix: Any, vectors: Any, k: int) -> float:
     _, got = index.search(vectors, k)
     _, truth = top_k_exact(vectors, matrix, k)
     hits = sum(len(set(a) & set(b)) for a, b in zip(got.tolist(), truth.tolist(), strict=True))
-    return hits / max(1, truth.size)
+    return float(hits / max(1, int(truth.size)))
 
 
 def make_retriever(kind: str, corpus: Corpus, model_path: str | None = None) -> Any:
