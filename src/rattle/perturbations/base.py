@@ -117,9 +117,8 @@ class Perturbation:
         new = object.__new__
         out = []
         for item, target, result in zip(items, targets, noised, strict=True):
-            if drawn_param is None:
-                p = params
-            else:
+            p: dict[str, Any] | None = params
+            if drawn_param is not None:
                 p = merged.get(result[2])
                 if p is None:
                     p = merged[result[2]] = {**params, drawn_param: result[2]}

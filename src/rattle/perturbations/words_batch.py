@@ -256,8 +256,8 @@ def _edit(noise: WordNoise, split: _Split, keys: np.ndarray,
     width = int((n_words + (steps if insert else 0)).max(initial=1))
     cols = np.arange(width)
     valid = cols < n_words[:, None]
-    cur = np.zeros((len(rows), width), np.int64)
-    orig = np.full((len(rows), width), -1, np.int64)
+    cur = np.zeros((len(rows), width), np.int32)  # int32: half the bytes to shift
+    orig = np.full((len(rows), width), -1, np.int32)
     cur[valid] = wid[(first[:, None] + cols)[valid]]
     orig[valid] = np.broadcast_to(cols, valid.shape)[valid]
     replaced = np.zeros((len(rows), width), bool)
@@ -319,11 +319,12 @@ def _assemble(split: _Split, rows: np.ndarray, first: np.ndarray, cur: np.ndarra
     texts = _texts(pieces, np.cumsum(length) - 1, sigs, split.joined + "".join(strings))
     if insert:
         fresh = valid & (orig < 0)
-        big = np.iinfo(np.int64).max
-        nxt = np.minimum.accumulate(np.where(valid & (orig >= 0), orig, big)[:, ::-1], 1)[:, ::-1]
+        # The original word after each position (``width``: none, the end of the text).
+        nxt = np.minimum.accumulate(np.where(valid & (orig >= 0), orig.astype(np.int64), width)
+                                    [:, ::-1], 1)[:, ::-1]
         r, c = np.nonzero(fresh)
         nxt_at = nxt[r, c]
-        key = r * (width + 1) + np.minimum(nxt_at, width)
+        key = r * (width + 1) + nxt_at
         new_group = np.ones(len(key), bool)
         new_group[1:] = key[1:] != key[:-1]
         starts = np.flatnonzero(new_group)
@@ -332,7 +333,7 @@ def _assemble(split: _Split, rows: np.ndarray, first: np.ndarray, cur: np.ndarra
         afters = [words[a] if b - a == 1 else " ".join(words[a:b])
                   for a, b in zip(starts.tolist(), ends.tolist(), strict=True)]
         gr, gn = r[starts], nxt_at[starts]
-        inside = gn != big
+        inside = gn < width
         at = split.end[rows[gr]]
         at[inside] = split.start[first[gr[inside]] + gn[inside]]
         edits = _edits(at.tolist(), repeat(""), afters)  # type: ignore[arg-type]

@@ -8,9 +8,10 @@ model) and memory-mapped afterwards.
 
 Up to ``EXACT_MAX`` passages the search is exact (FAISS ``IndexFlatIP``, or a numpy product).
 Beyond, an HNSW graph (FAISS ``IndexHNSWFlat``) is built once and saved beside the
-embeddings; its recall@10 against exact search is measured when it is built (on sampled
-passages as queries) and reported in the retriever's name, and ``recall(queries)`` measures
-it on real queries.
+embeddings. When it is built, its recall@10 against exact search is measured on sampled
+passages as queries, efSearch is doubled from 128 until that recall reaches 0.95 (or 2048),
+and both are saved with the graph; the recall is reported in the retriever's name, and
+``recall(queries)`` measures it on real queries.
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ EXACT_MAX = 200_000  # exact search up to here: about 300 MB of float32 vectors 
 # rebuild; recall@10 at 1M vectors is in docs/speed.md (bench/retrieval.py).
 HNSW_M = 16
 EF_CONSTRUCTION = 40
-EF_SEARCH = 128
+EF_SEARCH = 128  # the first efSearch tried; doubled until the sampled recall reaches the target
+EF_SEARCH_MAX = 2048
+TARGET_RECALL = 0.95  # recall@10 against exact search the graph is tuned to (issue 17)
 RECALL_SAMPLE = 200  # passages used as queries to measure the graph's recall when it is built
 
 
@@ -141,19 +144,27 @@ class VectorIndex:
         meta = path.with_suffix(".json") if path is not None else None
         if path is not None and meta is not None and path.is_file() and meta.is_file():
             index = faiss.read_index(str(path))
-            self.build_recall = float(json.loads(meta.read_text())["recall_at_10"])
-            index.hnsw.efSearch = EF_SEARCH
+            saved = json.loads(meta.read_text())
+            self.build_recall = float(saved["recall_at_10"])
+            index.hnsw.efSearch = int(saved["ef_search"])
             return index
         index = faiss.IndexHNSWFlat(self.matrix.shape[1], HNSW_M, faiss.METRIC_INNER_PRODUCT)
         index.hnsw.efConstruction = EF_CONSTRUCTION
         for start in range(0, len(self.matrix), 65536):
             index.add(np.ascontiguousarray(self.matrix[start: start + 65536]))
-        index.hnsw.efSearch = EF_SEARCH
         sample = np.sort(np.random.default_rng(0).choice(
             len(self.matrix), min(RECALL_SAMPLE, len(self.matrix)), replace=False))
-        self.build_recall = recall_at(index, self.matrix, np.asarray(self.matrix[sample]), 10)
-        log.info("HNSW graph over %d vectors: recall@10 %.3f against exact search",
-                 len(self.matrix), self.build_recall)
+        queries = np.asarray(self.matrix[sample])
+        _, truth = top_k_exact(queries, self.matrix, 10)
+        ef = EF_SEARCH
+        while True:  # the smallest efSearch (doubling) whose sampled recall meets the target
+            index.hnsw.efSearch = ef
+            self.build_recall = _overlap(index.search(queries, 10)[1], truth)
+            if self.build_recall >= TARGET_RECALL or ef >= EF_SEARCH_MAX:
+                break
+            ef *= 2
+        log.info("HNSW graph over %d vectors: recall@10 %.3f against exact search at efSearch %d",
+                 len(self.matrix), self.build_recall, ef)
         if path is not None and meta is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = Path(tempfile.mkdtemp(dir=path.parent, prefix=".tmp-hnsw-"))
@@ -161,7 +172,7 @@ class VectorIndex:
                 faiss.write_index(index, str(tmp / path.name))
                 (tmp / meta.name).write_text(json.dumps(
                     {"recall_at_10": self.build_recall, "queries": len(sample),
-                     "ef_search": EF_SEARCH, "vectors": len(self.matrix)}))
+                     "ef_search": ef, "vectors": len(self.matrix)}))
                 os.replace(tmp / path.name, path)
                 os.replace(tmp / meta.name, meta)
             finally:
@@ -255,8 +266,10 @@ def recall_at(index: Any, matrix: Any, vectors: Any, k: int) -> float:
     import numpy as np
 
     vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-    _, got = index.search(vectors, k)
-    _, truth = top_k_exact(vectors, matrix, k)
+    return _overlap(index.search(vectors, k)[1], top_k_exact(vectors, matrix, k)[1])
+
+
+def _overlap(got: Any, truth: Any) -> float:
     hits = sum(len(set(a) & set(b)) for a, b in zip(got.tolist(), truth.tolist(), strict=True))
     return float(hits / max(1, int(truth.size)))
 
