@@ -209,6 +209,10 @@ def test_vector_index_exact_matches_numpy_and_hnsw_recall(tmp_path: Path) -> Non
     assert graph.recall(q) >= 0.95
     again = VectorIndex(x, tmp_path, exact_max=1000)  # read back from disk
     assert again.build_recall == graph.build_recall
+    (meta,) = tmp_path.glob("hnsw-*.json")
+    saved = json.loads(meta.read_text())
+    assert saved["ef_search"] == again.index.hnsw.efSearch == graph.index.hnsw.efSearch >= 128
+    assert saved["recall_at_10"] == graph.build_recall and saved["queries"] == 200
     assert again.search(q, 10)[1].tolist() == graph.search(q, 10)[1].tolist()
 
 

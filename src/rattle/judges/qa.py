@@ -14,6 +14,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rattle.items import Judgement, Question, Response
 from rattle.registry import register
@@ -45,6 +46,7 @@ def has_answer(answers: Sequence[str], text: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=4096)  # a suite scores one reply with EM and F1 (and judges repeat it)
 def squad_normalize(text: str) -> str:
     text = text.lower()
     text = text.translate(_DROP_PUNCT)
@@ -59,11 +61,12 @@ def exact_match(answers: Sequence[str], prediction: str) -> bool:
 
 def f1(answers: Sequence[str], prediction: str) -> float:
     pred = squad_normalize(prediction).split()
+    pred_counts = Counter(pred)
     best = 0.0
     for answer in answers:
         gold = squad_normalize(answer).split()
-        common = Counter(pred) & Counter(gold)
-        same = sum(common.values())
+        # The size of the multiset intersection, read from the (short) gold side.
+        same = sum(min(n, pred_counts[t]) for t, n in Counter(gold).items())
         if not pred or not gold:
             score = float(pred == gold)
         elif same == 0:

@@ -166,17 +166,21 @@ class WordNoise:
         # The working list: (word, index of the original word it is or replaces, or -1 for a
         # new word, whether it was replaced).
         work = [(w, i, False) for i, w in enumerate(t.words)]
+        current = list(t.words)  # the working list's words
         for s in range(steps):
             base = s * STRIDE
-            new = self._new_word([w for w, _, _ in work] or original, original, stream, base)
+            new = self._new_word(current or original, original, stream, base)
             if new is None:
                 continue
             at = stream[base]
             if self.op == "insert":
-                work.insert(((at >> 32) * (len(work) + 1)) >> 32, (new, -1, False))
+                pos = ((at >> 32) * (len(work) + 1)) >> 32
+                work.insert(pos, (new, -1, False))
+                current.insert(pos, new)
             elif work:
                 pos = ((at >> 32) * len(work)) >> 32
                 work[pos] = (new, work[pos][1], work[pos][1] >= 0)
+                current[pos] = new
         text = " ".join(w for w, _, _ in work) + t.sig
         return text, _edits_one(t, work)
 
