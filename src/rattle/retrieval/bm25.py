@@ -94,6 +94,19 @@ def build_scores(token_ids: Any, lengths: Any, n_vocab: int) -> tuple[Any, Any, 
     return data, row, indptr
 
 
+class _Ids(dict[str, int]):
+    """Token -> id, numbering new tokens as they come; stop words are -1."""
+
+    def __init__(self, stop: frozenset[str]) -> None:
+        super().__init__(dict.fromkeys(stop, -1))
+        self.next = 0
+
+    def __missing__(self, token: str) -> int:
+        self[token] = self.next
+        self.next += 1
+        return self.next - 1
+
+
 class BM25Retriever:
     """BM25 over a corpus; ``search(queries, k)`` gives each query's (passage index, score)."""
 
@@ -121,23 +134,23 @@ class BM25Retriever:
     def _build(self) -> tuple[dict[str, int], Any, Any, Any]:
         import numpy as np
 
-        stop = self._stop = stopwords()
-        vocab: dict[str, int] = {}
+        self._stop = stopwords()
+        vocab = _Ids(self._stop)
         ids, lengths = [], []
-        add = vocab.setdefault
+        get = vocab.__getitem__
         for start in range(0, len(self.corpus), _BUILD_CHUNK):
             texts = self.corpus.index_texts(start, min(start + _BUILD_CHUNK, len(self.corpus)))
-            chunk_lengths = []
-            flat: list[int] = []
-            for text in texts:
-                tokens = [add(t, len(vocab)) for t in TOKEN.findall(text.lower()) if t not in stop]
-                chunk_lengths.append(len(tokens))
-                flat += tokens
-            ids.append(np.asarray(flat, dtype=np.int32))
-            lengths.append(np.asarray(chunk_lengths, dtype=np.int64))
+            per_text = [list(map(get, TOKEN.findall(text.lower()))) for text in texts]
+            counts = np.fromiter(map(len, per_text), np.int64, len(per_text))
+            flat = np.fromiter((i for t in per_text for i in t), np.int64, int(counts.sum()))
+            kept = flat >= 0  # stop words map to -1
+            owner = np.repeat(np.arange(len(texts)), counts)
+            ids.append(flat[kept].astype(np.int32))
+            lengths.append(np.bincount(owner[kept], minlength=len(texts)))
         token_ids = np.concatenate(ids) if ids else np.zeros(0, np.int32)
-        data, indices, indptr = build_scores(token_ids, np.concatenate(lengths), len(vocab))
-        return vocab, data, indices, indptr
+        terms = {t: i for t, i in vocab.items() if i >= 0}
+        data, indices, indptr = build_scores(token_ids, np.concatenate(lengths), len(terms))
+        return terms, data, indices, indptr
 
     def _build_to(self, folder: Path) -> None:
         """Build and save in bm25s's layout (a temporary folder renamed into place)."""
