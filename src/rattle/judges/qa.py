@@ -37,11 +37,26 @@ def _joined_tokens(text: str) -> str:
 
 def has_answer(answers: Sequence[str], text: str) -> bool:
     """Some alias's tokens occur as a contiguous run of the text's tokens: with tokens joined
-    by single spaces, a substring bounded by spaces (same result as a sliding window)."""
-    hay = f" {_joined_tokens(text)} "
+    by single spaces, a substring bounded by spaces (same result as a sliding window).
+
+    Most texts lack the alias altogether: its first token must then be a substring of the
+    lower-cased text (``lower`` is per character but for sigma, so a token with no sigma
+    lowers the same alone or in the text), checked before the text is tokenised."""
+    low: str | None = None
+    hay: str | None = None
     for answer in answers:
         needle = _joined_tokens(answer)
-        if needle and f" {needle} " in hay:
+        if not needle:
+            continue
+        first = needle.split(" ", 1)[0]
+        if "σ" not in first and "ς" not in first:
+            if low is None:
+                low = unicodedata.normalize("NFD", text).lower()
+            if first not in low:
+                continue
+        if hay is None:
+            hay = f" {_joined_tokens(text)} "
+        if f" {needle} " in hay:
             return True
     return False
 
