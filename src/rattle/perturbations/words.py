@@ -9,7 +9,9 @@ back after the edit (keeps the final full stop).
 - insert / replace: ``round(rate * n)`` steps. Each step makes up to 10 tries: pick a random
   current word ``w``; with probability 0.5 the new word is a random word of the original
   text, otherwise a random WordNet synonym of ``w`` (if it has any). Insert puts the new word
-  at a random slot of the current list, replace overwrites a random current position.
+  at a random slot of the current list, replace overwrites a random current position. (Insert
+  draws ``w`` by its rank in the order the words joined the list rather than by its place:
+  the same uniform choice among the current words, with no list to shift per step.)
 
 Fixed here: synonyms are chosen from a sorted list (not from a set in hash order), and edit
 offsets are the words' real positions (texts with several spaces in a row included).
@@ -165,6 +167,21 @@ class WordNoise:
         stream = draws(key, 1, steps * STRIDE)  # word 1 + i of the key is stream[i]
         # The working list: (word, index of the original word it is or replaces, or -1 for a
         # new word, whether it was replaced).
+        if self.op == "insert":
+            # The current words in the order they joined (the text's, then each new one):
+            # w is drawn from them, and ``order`` keeps where each one stands.
+            pool = list(t.words)
+            order = list(range(len(pool)))
+            for s in range(steps):
+                base = s * STRIDE
+                new = self._new_word(pool or original, original, stream, base)
+                if new is None:
+                    continue
+                order.insert(((stream[base] >> 32) * (len(order) + 1)) >> 32, len(pool))
+                pool.append(new)
+            n = len(t.words)
+            work = [(pool[i], i if i < n else -1, False) for i in order]
+            return " ".join(pool[i] for i in order) + t.sig, _edits_one(t, work)
         work = [(w, i, False) for i, w in enumerate(t.words)]
         current = list(t.words)  # the working list's words
         for s in range(steps):
@@ -172,13 +189,8 @@ class WordNoise:
             new = self._new_word(current or original, original, stream, base)
             if new is None:
                 continue
-            at = stream[base]
-            if self.op == "insert":
-                pos = ((at >> 32) * (len(work) + 1)) >> 32
-                work.insert(pos, (new, -1, False))
-                current.insert(pos, new)
-            elif work:
-                pos = ((at >> 32) * len(work)) >> 32
+            if work:
+                pos = ((stream[base] >> 32) * len(work)) >> 32
                 work[pos] = (new, work[pos][1], work[pos][1] >= 0)
                 current[pos] = new
         text = " ".join(w for w, _, _ in work) + t.sig

@@ -262,6 +262,7 @@ def _edit(noise: WordNoise, split: _Split, keys: np.ndarray,
     orig[valid] = np.broadcast_to(cols, valid.shape)[valid]
     replaced = np.zeros((len(rows), width), bool)
     length = n_words.copy()
+    slots = np.full((len(rows), int(steps.max(initial=0))), -1, np.int64)  # insert: per step
     active = np.searchsorted(-steps, -np.arange(int(steps.max(initial=0))), "left")
     for s, n_active in enumerate(active.tolist()):
         # All ten tries of every active text at once; each text takes its first success.
@@ -284,25 +285,45 @@ def _edit(noise: WordNoise, split: _Split, keys: np.ndarray,
         if not len(done):
             continue
         at = _mix(rkeys[done], 1 + s * STRIDE)
-        if insert:
-            pos = _below(at, length[done] + 1)
-            span = int(length[done].max()) + 1
-            after = cols[:span] > pos[:, None]
-            every = len(done) == n_active  # the usual case: a view, no gather or scatter
-            for grid, fill in ((cur, new[done]), (orig, -1)):
-                block = grid[:n_active, :span] if every else grid[done, :span]
-                moved = np.empty_like(block)
-                moved[:, 1:] = block[:, :-1]
-                np.copyto(block, moved, where=after)
-                block[np.arange(len(done)), pos] = fill
-                if not every:
-                    grid[done, :span] = block
+        if insert:  # append to the words in joining order; the slot is resolved at the end
+            slots[done, s] = _below(at, length[done] + 1)
+            cur[done, length[done]] = new[done]
             length[done] += 1
         else:
             pos = _below(at, length[done])
             cur[done, pos] = new[done]
             replaced[done, pos] = orig[done, pos] >= 0
+    if insert:
+        cur, orig = _in_place(cur, slots, n_words, steps, length)
     return rows, _assemble(split, rows, first, cur, orig, replaced, length, vocab, insert)
+
+
+def _in_place(pool: np.ndarray, slots: np.ndarray, n_words: np.ndarray, steps: np.ndarray,
+              length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The working lists in their final order (word ids, original index or -1), from the words
+    in joining order and each step's slot (-1: nothing inserted)."""
+    import numpy as np
+
+    width = pool.shape[1]
+    flat: list[int] = []
+    for r, (n, k, taken) in enumerate(zip(n_words.tolist(), steps.tolist(), slots.tolist(),
+                                          strict=True)):
+        order = list(range(n))
+        nxt = n
+        for slot in taken[:k]:
+            if slot >= 0:
+                order.insert(slot, nxt)
+                nxt += 1
+        base = r * width
+        flat += [base + i for i in order]
+    at = np.asarray(flat, np.int64)
+    valid = np.arange(width) < length[:, None]
+    cur = np.zeros_like(pool)
+    orig = np.full(pool.shape, -1, pool.dtype)
+    cur[valid] = pool.ravel()[at]
+    index = at - np.repeat(np.arange(len(pool)) * width, length)
+    orig[valid] = np.where(index < np.repeat(n_words, length), index, -1)
+    return cur, orig
 
 
 def _assemble(split: _Split, rows: np.ndarray, first: np.ndarray, cur: np.ndarray,
