@@ -186,7 +186,8 @@ class VectorIndex:
         k = min(k, len(self.matrix))
         if self.index is None:
             return top_k_exact(vectors, self.matrix, k)
-        return self.index.search(vectors, k)
+        scores, ids = self.index.search(vectors, k)
+        return scores, ids
 
     def recall(self, vectors: Any, k: int = 10) -> float:
         """Recall@k against exact search for these query vectors (1.0 when exact)."""
