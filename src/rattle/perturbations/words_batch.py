@@ -306,17 +306,15 @@ def _in_place(pool: np.ndarray, slots: np.ndarray, n_words: np.ndarray, steps: n
 
     width = pool.shape[1]
     flat: list[int] = []
-    for r, (n, k, taken) in enumerate(zip(n_words.tolist(), steps.tolist(), slots.tolist(),
-                                          strict=True)):
+    for n, k, taken in zip(n_words.tolist(), steps.tolist(), slots.tolist(), strict=True):
         order = list(range(n))
         nxt = n
         for slot in taken[:k]:
             if slot >= 0:
                 order.insert(slot, nxt)
                 nxt += 1
-        base = r * width
-        flat += [base + i for i in order]
-    at = np.asarray(flat, np.int64)
+        flat += order
+    at = np.asarray(flat, np.int64) + np.repeat(np.arange(len(pool)) * width, length)
     valid = np.arange(width) < length[:, None]
     cur = np.zeros_like(pool)
     orig = np.full(pool.shape, -1, pool.dtype)
