@@ -12,7 +12,8 @@ take ``WordNoise.one``, which gives the same result by construction.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import repeat
+from itertools import compress, repeat
+from operator import is_
 from typing import TYPE_CHECKING, Any
 
 from rattle.items import Edit
@@ -199,7 +200,7 @@ class Vocab:
 
         found = list(map(self.index.get, words))
         if None in found:
-            for w in dict.fromkeys(w for w, i in zip(words, found, strict=True) if i is None):
+            for w in dict.fromkeys(compress(words, map(is_, found, repeat(None)))):
                 self.index[w] = len(self.strings)
                 self.strings.append(w)
             self._grow()
