@@ -11,7 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-BENCHES = ("overhead.py", "embedded.py", "perturbations.py", "retrieval.py", "concurrency.py")
+BENCHES = ("overhead.py", "embedded.py", "perturbations.py", "retrieval.py", "ralm_e2e.py",
+           "concurrency.py")
 
 
 def main() -> None:

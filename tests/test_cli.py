@@ -122,7 +122,7 @@ def test_too_many_unmeasured_exits_non_zero(tmp_path: Path) -> None:
 
 def test_list_and_suites() -> None:
     code, out = invoke("list", "perturbation")
-    assert code == 0 and "chars.delete@2" in out and "visual.homoglyph@1" in out
+    assert code == 0 and "chars.delete@2" in out and "visual.homoglyph@2" in out
     code, out = invoke("list", "nonsense")
     assert code == 2
     code, out = invoke("suites")

@@ -18,13 +18,19 @@ GOLDEN = [
      "Gerge Washington did n 1799. CDs were't invnted until 1982."),
     ("chars.insert", {"rate": 0.5},
      "George Washington di^ed i=n 1799. CDs weren't i>nvented unt>il 1^982."),
+    # Words and visual: version 2 (counter-based draws). Read by hand: insert adds
+    # round(0.3 * 10) = 3 words (passage words 'died' and '1799.', and 'devise', a WordNet
+    # synonym of 'invented'); delete drops 3
+    # of the 10 words; replace writes 'pop off' (a WordNet synonym of 'died') and two passage
+    # words; visual picks ceil(0.5 * 10) = 5 words (the two numbers have no letter to change)
+    # and replaces ceil(0.5 * len) positions of each ("'" stays).
     ("words.insert", {"rate": 0.3},
-     "weren't George Washington died in 1799. manufacture CDs weren't in invented until 1982."),
-    ("words.delete", {"rate": 0.3}, "George Washington 1799. CDs weren't until 1982."),
+     "George died Washington 1799. died in 1799. CDs weren't devise invented until 1982."),
+    ("words.delete", {"rate": 0.3}, "Washington died in CDs weren't until 1982."),
     ("words.replace", {"rate": 0.3},
-     "George until died in died CDs weren't invented died 1982."),
+     "pop off Washington died in CDs CDs weren't invented 1799. 1982."),
     ("visual.homoglyph", {"ratio": 0.5, "rate": 0.5},
-     "Geංrｇꬲ Washington d𝜾e𝒹 in 1799. Cᴰș weren't invented 𝛖ntı۱ 1982."),
+     "George Washington died in 1799. ḈĎs wéṟȇn't invĕn𝓽еď until 1982."),
 ]
 
 

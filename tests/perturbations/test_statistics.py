@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import math
-import random
 import statistics
 
 from rattle.items import Item, Question
 from rattle.perturbations.base import apply
 from rattle.perturbations.chars import COUNT_WEIGHTS, CharNoise
-from rattle.perturbations.words import word_noise
+from rattle.perturbations.words import WordNoise
 
 WORDS = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega"]
 TEXT = " ".join(WORDS * 3) + "."
@@ -22,17 +21,43 @@ def no_syn(word: str) -> list[str]:
 def test_word_delete_keeps_about_one_minus_rate() -> None:
     n = len(TEXT.split())
     for rate in (0.1, 0.5, 0.9):
-        kept = [len(word_noise("delete", TEXT, rate, random.Random(s), no_syn)[0].split())
-                for s in range(400)]
+        noise = WordNoise("delete", rate, no_syn)
+        kept = [len(noise.one(TEXT, s)[0].split()) for s in range(400)]
         assert abs(statistics.mean(kept) / n - (1 - rate)) < 0.03
 
 
 def test_word_insert_and_replace_counts() -> None:
     n = len(TEXT.split())
-    out, _ = word_noise("insert", TEXT, 0.5, random.Random(1), no_syn)
+    out, _ = WordNoise("insert", 0.5, no_syn).one(TEXT, 1)
     assert len(out.split()) == n + round(n * 0.5)
-    out, _ = word_noise("replace", TEXT, 0.5, random.Random(1), no_syn)
+    out, _ = WordNoise("replace", 0.5, no_syn).one(TEXT, 1)
     assert len(out.split()) == n
+
+
+def test_word_picks_are_uniform() -> None:
+    """Insert slots and replaced positions are uniform over the current list (counter draws)."""
+    words = [f"w{i}" for i in range(8)]
+    text = " ".join(words) + " ."  # the set-aside '.' stands alone
+    replaced, slots = [0] * 8, [0] * 9
+    for seed in range(4000):
+        # No synonyms: each try finds a word with probability 0.5, so about 1 seed in 1,024
+        # makes no edit at all.
+        for e in WordNoise("replace", 1 / 8, no_syn).one(text, seed)[1]:
+            replaced[words.index(e.before)] += 1
+        for e in WordNoise("insert", 1 / 8, no_syn).one(text, seed)[1]:
+            slots[[3 * i for i in range(9)].index(e.start)] += 1  # word i at 3i; '.' at 24
+    assert 3980 <= sum(replaced) < 4000 and 3980 <= sum(slots) < 4000
+    assert all(abs(n / sum(replaced) - 1 / 8) < 0.025 for n in replaced)
+    assert all(abs(n / sum(slots) - 1 / 9) < 0.025 for n in slots)
+
+
+def test_new_word_is_a_passage_word_half_the_time() -> None:
+    """With every word having one synonym, half the new words come from the passage."""
+    text = " ".join(WORDS) + "."
+    noise = WordNoise("insert", 0.5, lambda w: [w.upper()])
+    new = [w for s in range(300) for e in noise.one(text, s)[1] for w in e.after.split(" ")]
+    upper = sum(w.isupper() for w in new)
+    assert abs(upper / len(new) - 0.5) < 0.05
 
 
 def test_chars_touch_ceil_rate_of_eligible_words() -> None:

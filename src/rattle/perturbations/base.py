@@ -4,8 +4,10 @@ A perturbation factory takes typed keyword arguments (its configuration) and ret
 ``Perturber``: ``(item, key) -> (new item, target, edits, resolved params)``, where ``key`` is
 the item's 64-bit key (SHA-256 of run seed, item id, name and parameters). Perturbers that
 step a generator seed ``random.Random(key)`` (``on_text`` does it for text operations); the
-character operations draw counter-based from the key and also offer ``batch(items, keys)``
-to compute many items at once. Resolved params
+character, word and visual operations draw counter-based from the key and also offer
+``batch(items, keys)`` and ``many(texts, keys)`` to compute many items at once; with
+``drawn_param`` (the name of the value ``many`` draws per text, or None) they declare that
+they edit the item's attack target text, and ``apply_many`` hands them the texts. Resolved params
 are the factory's arguments plus any value drawn at apply time (RCC draws an edit count per
 variant), so ``rattle report`` can say exactly what ran.
 """
@@ -88,22 +90,57 @@ class Perturbation:
 
     def apply_many(self, items: Sequence[Item], seed: int) -> list[Variant]:
         """``[self.apply(item, seed) for item in items]``; batched where the perturbation can
-        compute a whole batch at once (the character operations), identical either way."""
-        batch = getattr(self.perturber, "batch", None)
+        compute a whole batch at once (the character, word and visual operations), identical
+        either way. A perturber of texts (``many`` and ``drawn_param``) gets the target texts
+        directly; variants are assembled without dataclass constructors."""
+        perturber = self.perturber
         with paused_gc():
+            if hasattr(perturber, "many") and hasattr(perturber, "drawn_param"):
+                return self._from_texts(items, seed)
+            batch = getattr(perturber, "batch", None)
             if batch is None:
                 return [self.apply(item, seed) for item in items]
             keys = self.keys(seed, [item.id for item in items])
-            return [self._variant(item, seed, *out) for item, out in zip(items, batch(items, keys), strict=True)]
+            return self._variants(items, seed, batch(items, keys))
 
-    def _variant(self, item: Item, seed: int, new_item: Item, target: Target,
-                 edits: tuple[Edit, ...], drawn: dict[str, Any]) -> Variant:
+    def _from_texts(self, items: Sequence[Item], seed: int) -> list[Variant]:
+        """The batch of a text perturber: ``many(texts, keys)`` gives (text, edits) or (text,
+        edits, the value of ``drawn_param``) per item; each item's attack target gets its text."""
+        perturber: Any = self.perturber
+        drawn_param: str | None = perturber.drawn_param
+        targets = list(map(attack_target, items))
+        noised = perturber.many(list(map(target_text, items, targets)),
+                                self.keys(seed, [item.id for item in items]))
+        suffix = self._suffix(seed)
+        name, version, params = self.name, self.entry.version, self.params
+        merged: dict[Any, dict[str, Any]] = {}
+        new = object.__new__
+        out = []
+        for item, target, result in zip(items, targets, noised, strict=True):
+            p: dict[str, Any] | None = params
+            if drawn_param is not None:
+                p = merged.get(result[2])
+                if p is None:
+                    p = merged[result[2]] = {**params, drawn_param: result[2]}
+            variant = new(Variant)
+            variant.__dict__.update(id=item.id + suffix, parent_id=item.id,
+                                    item=with_text(item, target, result[0]), attack=name,
+                                    version=version, params=p, seed=seed, target=target,
+                                    edits=result[1], label={})
+            out.append(variant)
+        return out
+
+    def _suffix(self, seed: int) -> str:
         suffix = self._id_suffix.get(seed)
         if suffix is None:
             suffix = f"/{self.name}@{self.entry.version}/{short_hash([seed, self.params], 8)}"
             self._id_suffix[seed] = suffix
+        return suffix
+
+    def _variant(self, item: Item, seed: int, new_item: Item, target: Target,
+                 edits: tuple[Edit, ...], drawn: dict[str, Any]) -> Variant:
         return Variant(
-            id=item.id + suffix,
+            id=item.id + self._suffix(seed),
             parent_id=item.id,
             item=new_item,
             attack=self.name,
@@ -113,6 +150,31 @@ class Perturbation:
             target=target,
             edits=edits,
         )
+
+    def _variants(self, items: Sequence[Item], seed: int, outs: Sequence[
+            tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]]) -> list[Variant]:
+        """What ``_variant`` builds, for a batch: each Variant's fields are set directly (the
+        frozen dataclass has no ``__post_init__``), and variants with the same drawn values
+        share one parameters dict (read-only, like every Variant field)."""
+        suffix = self._suffix(seed)
+        name, version, params = self.name, self.entry.version, self.params
+        merged: dict[tuple[tuple[str, Any], ...], dict[str, Any]] = {}
+        new = object.__new__
+        out = []
+        for item, (new_item, target, edits, drawn) in zip(items, outs, strict=True):
+            if drawn:
+                key = tuple(drawn.items())
+                p = merged.get(key)
+                if p is None:
+                    p = merged[key] = {**params, **drawn}
+            else:
+                p = params
+            variant = new(Variant)
+            variant.__dict__.update(id=item.id + suffix, parent_id=item.id, item=new_item,
+                                    attack=name, version=version, params=p, seed=seed,
+                                    target=target, edits=edits, label={})
+            out.append(variant)
+        return out
 
 
 def apply(name: str, item: Item, *, seed: int, params: Mapping[str, Any] | None = None) -> Variant:
@@ -144,7 +206,7 @@ def perturb_texts(name: str, texts: Sequence[str], *, seed: int = 0,
     many = getattr(perturbation.perturber, "many", None)
     if many is not None:
         noised = many(texts, perturbation.keys(seed, keys))
-        return [(text, edits) for text, edits, _ in noised]
+        return [(out[0], out[1]) for out in noised]
     items = [Item(id=k, questions=(Question(text=t),)) for k, t in zip(keys, texts, strict=True)]
     return [(v.item.question, v.edits) for v in perturbation.apply_many(items, seed)]
 

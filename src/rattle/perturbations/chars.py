@@ -72,6 +72,8 @@ def _insert_word(word: str, key: int, at: int, count: int) -> str:
 class CharNoise:
     """One character operation with its rate and count, applied to one text or a batch."""
 
+    drawn_param = "count"  # many() gives (text, edits, count): base.apply_many reads it
+
     def __init__(self, op: str, rate: float, count: int | None) -> None:
         check_rate(f"chars.{op}", rate)
         if count is not None and count not in COUNTS:

@@ -12,6 +12,13 @@ mark; a compatibility variant such as full-width or mathematical letters, 0.5) p
 ``confusable-homoglyphs`` package is installed, the Unicode confusables that map to the letter
 (similarity 1.0, e.g. Cyrillic а for a). A VIPER-style JSON map
 (``{letter: {"char": [...], "similarity": [...]}}``) can be given with ``table=<path>`` instead.
+
+Randomness is counter-based (``rattle.seeding.splitmix64``): the words are picked by a partial
+Fisher-Yates shuffle on draws 1..k of the item's key (as for chars); chosen word i has its own
+key, draw ``SUBKEY + i``, whose draws 1..n pick its positions and whose draw ``SUBKEY + p``
+picks the glyph at position p (inverse of the cumulative similarities). ``Homoglyphs.many``
+computes a batch with arrays (each letter's glyphs and weights a row of a table indexed by
+code point) and gives exactly what ``Homoglyphs.one`` gives (tested).
 """
 
 from __future__ import annotations
@@ -20,22 +27,27 @@ import bisect
 import importlib.util
 import json
 import math
-import random
 import string
 import sys
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
-from collections.abc import Callable
-from itertools import accumulate, compress
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
 from rattle.errors import ConfigError, DataError
-from rattle.items import Edit
-from rattle.perturbations.base import Perturber, check_rate, on_text
+from rattle.items import Edit, Item, Target, attack_target, target_text, with_text
+from rattle.perturbations.base import check_rate, paused_gc
+from rattle.perturbations.words import draws, uniform
 from rattle.registry import register
+from rattle.seeding import splitmix64
 
 TOP_K = 20  # RCC attacker: top-20 homoglyphs per letter, similarity-weighted
+# A chosen word's draws come from its own key, word SUBKEY + (its index) of the item's key (far
+# past the word-choosing draws 1..k); a position's glyph is word SUBKEY + (position) of that.
+SUBKEY = 1 << 40
+_CHUNK = 512  # texts per batch step
 COMPAT_SIMILARITY = 0.5  # full-width / mathematical letters: same letter, visibly styled
 Table = dict[str, tuple[tuple[str, ...], tuple[float, ...]]]
 
@@ -103,75 +115,118 @@ def load_table(path: str) -> Table:
             raise DataError("each letter needs 'char' and 'similarity'", path=path, field=letter)
         pairs = sorted(zip(entry["char"], entry["similarity"], strict=False),
                        key=lambda p: -float(p[1]))[:TOP_K]
+        if any(not isinstance(c, str) or len(c) != 1 for c, _ in pairs):
+            raise DataError("every 'char' entry must be one character", path=path, field=letter)
         table[letter] = (tuple(str(c) for c, _ in pairs), tuple(float(s) for _, s in pairs))
     return table
 
 
-def eligible_words(words: list[str]) -> list[int]:
-    """Indices of words longer than one character (RCC attacker)."""
-    return list(compress(range(len(words)), map((1).__lt__, map(len, words))))
+class GlyphTable:
+    """Each letter's homoglyphs with cumulative similarity weights, as lists (one text) and as
+    arrays indexed by the letter's rank (a batch)."""
 
-
-def choose(pool: list[int], k: int, rnd: Callable[[], float]) -> list[int]:
-    """``k`` distinct entries of ``pool`` (partial Fisher-Yates), in ascending order."""
-    pool = list(pool)
-    m = len(pool)
-    for j in range(k):
-        r = j + int(rnd() * (m - j))
-        pool[j], pool[r] = pool[r], pool[j]
-    return sorted(pool[:k])
-
-
-class _Sampler:
     def __init__(self, table: Table) -> None:
-        self.chars = {k: v[0] for k, v in table.items() if v[0]}
-        self.cum = {k: list(accumulate(v[1])) for k, v in table.items() if v[0]}
+        import numpy as np
 
-    def __call__(self, ch: str, rng: random.Random) -> str:
+        rows = sorted((k, v) for k, v in table.items() if len(k) == 1 and v[0])
+        self.chars = {k: v[0] for k, v in rows}
+        self.cum = {k: list(accumulate(v[1])) for k, v in rows}
+        width = max((len(v[0]) for _, v in rows), default=1)
+        self.letters = np.array([ord(k) for k, _ in rows], np.int64)
+        self.cum_arr = np.full((len(rows), width), np.inf)
+        self.glyph_arr = np.zeros((len(rows), width), np.int64)
+        self.size = np.array([len(v[0]) for _, v in rows], np.int64)
+        for r, (k, (chars, _)) in enumerate(rows):
+            self.cum_arr[r, : len(chars)] = self.cum[k]
+            self.glyph_arr[r, : len(chars)] = [ord(c) for c in chars]
+        self.total = np.array([self.cum[k][-1] for k, _ in rows], np.float64)
+
+    def one(self, ch: str, u: float) -> str:
+        """The homoglyph of ``ch`` for the uniform draw ``u`` (``ch`` when it has none)."""
         cum = self.cum.get(ch)
         if not cum:
             return ch
-        x = rng.random() * cum[-1]
-        return self.chars[ch][min(bisect.bisect_right(cum, x), len(cum) - 1)]
+        return self.chars[ch][min(bisect.bisect_right(cum, u * cum[-1]), len(cum) - 1)]
 
 
-def homoglyph_noise(text: str, rate: float, ratio: float, rng: random.Random,
-                    sampler: _Sampler) -> tuple[str, tuple[Edit, ...]]:
-    words = text.split(" ")
-    eligible = eligible_words(words)
-    k = math.ceil(len(eligible) * rate)
-    if k == 0:
-        return text, ()
-    rnd = rng.random
-    chosen = choose(eligible, k, rnd)
-    cum = list(accumulate(map(len, words), initial=0))
-    edits = []
-    for i in chosen:
-        word = words[i]
-        n = min(len(word), math.ceil(len(word) * ratio))
-        chars = list(word)
-        for p in choose(list(range(len(word))), n, rnd):
-            chars[p] = sampler(chars[p], rng)
-        new = "".join(chars)
-        if new != word:
-            words[i] = new
-            edits.append(Edit(cum[i] + i, word, new))
-    return " ".join(words), tuple(edits)
+class Homoglyphs:
+    """The homoglyph attack with its rates, applied to one text or a batch."""
+
+    drawn_param: str | None = None  # many() draws nothing per text (base.apply_many)
+
+    def __init__(self, rate: float, ratio: float, table: GlyphTable) -> None:
+        self.rate, self.ratio, self.table = rate, ratio, table
+
+    def __call__(self, item: Item, key: int) -> tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]:
+        target = attack_target(item)
+        text, edits = self.one(target_text(item, target), key)
+        return with_text(item, target, text), target, edits, {}
+
+    def batch(self, items: Sequence[Item], keys: Sequence[int]) -> list[
+            tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]]:
+        targets = [attack_target(item) for item in items]
+        noised = self.many([target_text(i, t) for i, t in zip(items, targets, strict=True)], keys)
+        empty: dict[str, Any] = {}
+        return [(with_text(item, target, text), target, edits, empty)
+                for item, target, (text, edits) in zip(items, targets, noised, strict=True)]
+
+    def one(self, text: str, key: int) -> tuple[str, tuple[Edit, ...]]:
+        words = text.split(" ")
+        eligible = [i for i, w in enumerate(words) if len(w) > 1]
+        m = len(eligible)
+        k = math.ceil(m * self.rate)
+        if k == 0:
+            return text, ()
+        chosen = sorted(_pick(eligible, k, draws(key, 1, k)))
+        starts = list(accumulate(map(len, words), initial=0))
+        subs = [splitmix64(key, SUBKEY + i) for i in chosen]
+        edits = []
+        for i, sub in zip(chosen, subs, strict=True):
+            word = words[i]
+            n = min(len(word), math.ceil(len(word) * self.ratio))
+            chars = list(word)
+            glyph_draws = draws(sub, SUBKEY, len(word))
+            for p in _pick(list(range(len(word))), n, draws(sub, 1, n)):
+                chars[p] = self.table.one(chars[p], uniform(glyph_draws[p]))
+            new = "".join(chars)
+            if new != word:
+                words[i] = new
+                edits.append(Edit(starts[i] + i, word, new))
+        return " ".join(words), tuple(edits)
+
+    def many(self, texts: Sequence[str], keys: Sequence[int]) -> list[tuple[str, tuple[Edit, ...]]]:
+        """``[self.one(t, k) for t, k in zip(texts, keys)]``, a chunk at a time with arrays."""
+        from rattle.perturbations.visual_batch import chunk
+
+        out: list[tuple[str, tuple[Edit, ...]]] = []
+        with paused_gc():
+            for start in range(0, len(texts), _CHUNK):
+                out += chunk(self, texts[start: start + _CHUNK], keys[start: start + _CHUNK])
+        return out
 
 
-@register("perturbation", "visual.homoglyph")
-def homoglyph(*, ratio: float = 0.5, rate: float = 0.5, table: str | None = None) -> Perturber:
+def _pick(pool: list[int], k: int, stream: list[int]) -> list[int]:
+    """``k`` entries of ``pool`` by a partial Fisher-Yates shuffle; ``stream`` holds draws
+    1..k of the key."""
+    m = len(pool)
+    for j in range(k):
+        r = j + (((stream[j] >> 32) * (m - j)) >> 32)
+        pool[j], pool[r] = pool[r], pool[j]
+    return pool[:k]
+
+
+@register("perturbation", "visual.homoglyph", version=2)
+def homoglyph(*, ratio: float = 0.5, rate: float = 0.5, table: str | None = None) -> Homoglyphs:
     """Replace ceil(ratio*len) letters of each chosen word by similarity-weighted homoglyphs."""
     check_rate("visual.homoglyph", rate)
     if not 0.0 < ratio <= 1.0:
         raise ConfigError(f"visual.homoglyph: ratio must be in (0, 1], got {ratio}")
-    sampler = _Sampler(load_table(table) if table else builtin_table())
+    return Homoglyphs(rate, ratio, glyph_table(table))
 
-    def run(text: str, rng: random.Random) -> tuple[str, tuple[Edit, ...], dict[str, Any]]:
-        new, edits = homoglyph_noise(text, rate, ratio, rng, sampler)
-        return new, edits, {}
 
-    return on_text(run)
+@lru_cache(maxsize=8)
+def glyph_table(path: str | None) -> GlyphTable:
+    return GlyphTable(load_table(path) if path else builtin_table())
 
 
 if __name__ == "__main__":  # pragma: no cover - inspect the built table
