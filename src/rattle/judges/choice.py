@@ -410,7 +410,7 @@ class ChoiceJudge:
         )
 
 
-@register("judge", "choice")
+@register("judge", "choice", version=2)
 def choice(*, compat: bool = False) -> ChoiceJudge:
     """Which option a reply chose: letters, option text, yes/no and numeric values; refusals
     and hedges unmeasured."""

@@ -24,9 +24,10 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from rattle.errors import MissingExtraError
+from rattle.registry import register
 from rattle.retrieval.corpus import Corpus
 
 log = logging.getLogger(__name__)
@@ -249,3 +250,11 @@ class BM25Retriever:
         np.add.at(acc, where, vals)  # in query-token order, as the kernel adds
         best = np.lexsort((unique, -acc))[:k]
         return list(zip(unique[best].tolist(), acc[best].tolist(), strict=True))
+
+
+@register("retriever", "bm25")
+def bm25(corpus: Corpus, *,
+         threads: Annotated[int | None, "search threads (default: the CPUs this process may use)"]
+         = None) -> BM25Retriever:
+    """BM25 (bm25s's scoring, Lucene variant), the index memory-mapped beside the corpus."""
+    return BM25Retriever(corpus, threads=threads)

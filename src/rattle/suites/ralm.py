@@ -170,19 +170,14 @@ class RALMSuite(Suite):
             raise DataError(f"{len(need)} items carry no documents (e.g. {need[0].id!r})",
                             fix="pass --corpus <jsonl or tsv> or data with pre-retrieved ctxs")
         if self.corpus:
-            from rattle.retrieval.corpus import load_corpus
-            from rattle.retrieval.dense import make_retriever
+            from rattle.retrieval.lookup import top_k
 
-            corpus = load_corpus(self.corpus)
-            retriever = make_retriever(self.retriever, corpus, self.embedding_model)
-            hits = retriever.search([i.question for i in need], self.k + 1)
-            for item, row in zip(need, hits, strict=True):
-                docs = []
-                for idx, _score in row:
-                    d = corpus.documents[idx]
-                    docs.append(replace(d, has_answer=has_answer(item.answers, d.text)))
-                self._retrieved[item.id] = tuple(docs)
-            self.notes["retriever"] = f"{retriever.name} over {self.corpus} ({len(corpus)} passages)"
+            found = top_k(self.corpus, self.retriever, [i.question for i in need], self.k + 1,
+                          model_path=self.embedding_model)
+            for item, row in zip(need, found.documents, strict=True):
+                self._retrieved[item.id] = tuple(
+                    replace(d, has_answer=has_answer(item.answers, d.text)) for d in row)
+            self.notes["retriever"] = found.description
         for item in items:
             if item.documents:
                 self._retrieved[item.id] = tuple(

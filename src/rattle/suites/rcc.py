@@ -24,6 +24,7 @@ from rattle.metrics.rcc import CREDIBILITY_OPS, RTI_RATES, RobustnessStream, rcc
 from rattle.papers import RCC
 from rattle.perturbations.base import Perturbation
 from rattle.perturbations.prompts import RCC_TEMPLATE_NAMES, RCC_TEMPLATES
+from rattle import registry
 from rattle.registry import register
 from rattle.seeding import canonical, rng_for
 from rattle.records import Record, cluster_key
@@ -203,9 +204,7 @@ class RCCSuite(Suite):
         """The judge model reads each reply the choice rules left unparsed (fallback@1); the
         record then says which judge decided (issue 14, item 5)."""
         assert self.judge_model is not None
-        from rattle.judges.fallback import ModelFallback
-
-        fallback = ModelFallback(self.judge_model)
+        fallback = registry.create("judge", "fallback", args=(self.judge_model,))
         questions = {(i.dataset, i.id): i.questions for i in self.items()}
         pending = []
         for index, r in enumerate(records):
