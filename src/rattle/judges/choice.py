@@ -37,9 +37,9 @@ from typing import Literal
 from rattle.items import Judgement, Question, Response
 from rattle.judges import crosscheck, letters, numbers, polarity, signals
 from rattle.judges.letters import LETTERS, Hit
-from rattle.judges.option_text import choose_text, equals_option
-from rattle.judges.reply import (after_revision, clause_negated, json_answer, normalise, prepare,
-                                 sentences, unfinished_reasoning)
+from rattle.judges.option_text import choose_text, equals_option, options_in_a_row
+from rattle.judges.reply import (after_revision, clause_negated, first_item, json_answer,
+                                 normalise, prepare, sentences, unfinished_reasoning)
 from rattle.registry import register
 
 __all__ = ["LETTERS", "Choice", "ChoiceJudge", "answer_kind", "extract_choice"]
@@ -91,12 +91,15 @@ def extract_choice(reply: str, displayed: list[str], *, question: str = "") -> C
         return Choice(None, "empty")
     if unfinished_reasoning(reply) and signals.cut_off(text):
         return Choice(None, "unfinished")
+    text = _without_prompt(first_item(text), normalise(question), options)
+    if not text:
+        return Choice(None, "echo-options")
     kind = answer_kind(options)
     revised = after_revision(text)
     if revised is not None:
         got = _decide(revised, options, kind, question)
-        if got.index is not None:
-            return Choice(got.index, "revised-" + got.how)
+        if got.index is not None or got.how in _OPEN_CHOICE:
+            return Choice(got.index, "revised-" + got.how)  # "… so A. Wait — either A or B"
     got = _decide(text, options, kind, question)
     if got.index is not None or got.how not in ("unparsed",):
         return got
@@ -106,6 +109,25 @@ def extract_choice(reply: str, displayed: list[str], *, question: str = "") -> C
     if polarity.HEDGE.search(text):
         return Choice(None, "hedge")
     return got
+
+
+_OPEN_CHOICE = frozenset({"hedge", "ambiguous", "none-fits", "refusal"})
+
+
+def _without_prompt(text: str, question: str, options: list[str]) -> str:
+    """A reply that opens by repeating the prompt (the question, then every option one per
+    line) is read from what follows the repetition."""
+    words = re.findall(r"\S+", question)
+    m = re.match(r"\s*" + r"\s+".join(map(re.escape, words)) + r"\s*", text, re.I) if words else None
+    if m is None:
+        return text
+    lines = text[m.end():].split("\n")
+    listed = 0
+    while listed < min(len(lines), len(options)) and re.match(
+            r"\s*[(\[]?" + LETTERS[listed] + r"[)\].:]", lines[listed]) and letters.only_letter(
+            lines[listed], options) == listed:
+        listed += 1
+    return "\n".join(lines[listed if listed == len(options) else 0:]).strip()
 
 
 def _pick(hits: list[Hit]) -> Hit | None:
@@ -133,6 +155,9 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
         if how in _LETTER_RULES and crosscheck.disagrees(text, start, index, options,
                                                          question=question, values=values):
             return Choice(None, "conflicting")
+        if how in _LETTER_RULES and values is not None and any(  # "C. 4 … A triangle has 3 sides"
+                h.index != index for h in _restated_values(text, values, question, counts=True)):
+            return Choice(None, "conflicting")
         return Choice(index, how)
 
     only = letters.only_letter(text, options)
@@ -151,14 +176,18 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
             return Choice(None, "ambiguous")
         if hit.index < 0:
             return Choice(None, "not-an-option")
+        if letters.listing_follows(text, hit.start, options):
+            return Choice(None, "echo-options")  # "The answer is: B) 7 C) 8 D) 9 E) 56 …"
         return checked(hit.index, hit.start, hit.how)
-    if letters.option_lines(text, options):
+    if letters.option_lines(text, options) or (values is None and options_in_a_row(text, options)):
         return Choice(None, "echo-options")
     if kind != "yesno":  # no explicit statement: a reply that leaves the choice open
         if signals.none_fits(text):
             return Choice(None, "none-fits")
         if signals.undecided(text):
             return Choice(None, "hedge")
+        if signals.declines(text):
+            return Choice(None, "refusal")
     lead = equals_option(text, options)
     if lead is not None:
         return Choice(lead, "lead")
@@ -182,7 +211,8 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
                      if letters.token_index(text, m, options) == lone), 0)
         return checked(lone, spot, "lone-letter")
     if kind == "yesno":
-        return _yes_no(text, options, question)
+        return Choice(None, "cut-off") if signals.degenerate(text) else _yes_no(text, options,
+                                                                                question)
     if chopped:
         return Choice(None, "cut-off")
     if values is not None:
@@ -227,7 +257,9 @@ def _value_statements(text: str, values: list[numbers.Value | None],
             if len(stated) == 1 and stated[0].start == 0 and len(last) - stated[0].end <= 8:
                 i = numbers.match(stated[0], values)
                 if i is not None and not clause_negated(text, m.start()):
-                    out.append(Hit(i, m.start(), 2, "value-answer"))
+                    either = bool(re.search(r"\bor\b", clause)) or _alternative(
+                        text, m.start(), m.end() + len(clause), i, values)
+                    out.append(Hit(i, m.start(), 2, "value-answer", either))
     json_value = json_answer(text)
     if json_value is not None:
         found = numbers.values(json_value)
@@ -240,7 +272,8 @@ def _value_statements(text: str, values: list[numbers.Value | None],
             continue
         i = numbers.match(stated[0], values)
         tier = 1 if re.match(r"final|####|\\boxed", m.group(0).strip(), re.I) else 2
-        out.append(Hit(-1 if i is None else i, m.end(), tier, "value-answer"))
+        either = i is not None and _alternative(text, m.start(), m.end() + stated[0].end, i, values)
+        out.append(Hit(-1 if i is None else i, m.end(), tier, "value-answer", either))
     out += _restated_values(text, values, question)
     for m in re.finditer(r"\*\*\s*([^*\n]{1,30}?)\s*\*\*", text):  # **120**
         stated = numbers.values(m.group(1))
@@ -251,22 +284,53 @@ def _value_statements(text: str, values: list[numbers.Value | None],
     return out
 
 
+def _alternative(text: str, start: int, end: int, index: int,
+                 values: list[numbers.Value | None]) -> bool:
+    """Is the value stated at ``start``..``end`` one of several ("x = 7 or x = -7", "Answer:
+    18 km/h, 40.5 km/h, 15 km/h")? After "or" any value counts; after a comma, another
+    option's value."""
+    if re.search(r"\bor\s+(?:[a-z]\s*=\s*)?$", text[max(0, start - 12):start]):
+        return True
+    m = re.match(r"[ \t]*(?:[^\W\d]+(?:/[^\W\d]+)?)?[ \t]*(?P<sep>,|\bor\b|\band/or\b)[ \t]*"
+                 r"(?:[a-z][ \t]*=[ \t]*)?(?=[-$\u20ac\u00a3\d])", text[end:end + 40])
+    if m is None:
+        return False
+    if m.group("sep") != ",":
+        return True
+    following = numbers.values(text[end + m.end():end + m.end() + 20])
+    other = numbers.match(following[0], values) if following and following[0].start == 0 else None
+    return other is not None and other != index
+
+
 _RESTATED = re.compile(r"(?:^|[.!?;]\s+|,\s+so\s+)(?P<subj>(?:the\s+)?(?:[a-z]+\s+){0,3}[a-z]+)\s+(?:is|was|are|"
-                       r"were|equals|comes\s+to|works\s+out\s+to)\s+(?:about\s+|approximately\s+|"
+                       r"were|has|have|had|equals|comes\s+to|works\s+out\s+to)\s+(?:about\s+|approximately\s+|"
                        r"roughly\s+|exactly\s+)?(?=[$\u20ac\u00a3\u2212-]?\d)", re.I | re.M)
 _STOPWORDS = frozenset({"the", "what", "which", "how", "many", "much", "its", "this", "that",
                         "of", "is", "was", "are", "if", "and", "a", "an", "in", "on", "for"})
 
 
-def _restated_values(text: str, values: list[numbers.Value | None], question: str) -> list[Hit]:
+def _restated_values(text: str, values: list[numbers.Value | None], question: str, *,
+                     counts: bool = False) -> list[Hit]:
     """"The original price was $50" for "… what was the original price?": the clause that
-    names what the question asks for, with the most words of the question."""
+    names what the question asks for, with the most words of the question. With ``counts``,
+    instead the count a "how many" question asks for ("A triangle has 3 sides" for "How many
+    sides does a triangle have?"; only to check a letter against, never an answer itself)."""
     asked = {w[:5] for w in re.findall(r"[a-z]+", question.lower()) if w not in _STOPWORDS}
+    given = {v.value for v in numbers.values(question)}  # "Tom has 2 pens" restates a premise
+    counted = re.search(r"\bhow\s+many\s+(\w+)", question, re.I)
     found = []
     for m in _RESTATED.finditer(text):
         said = {w[:5] for w in re.findall(r"[a-z]+", m.group("subj").lower()) if w not in _STOPWORDS}
-        stated = numbers.values(text[m.end():m.end() + 30])
-        if said & asked and stated and stated[0].start == 0 and not clause_negated(text, m.end()):
+        after = text[m.end():m.end() + 30]
+        stated = numbers.values(after)
+        if not stated or stated[0].start != 0 or stated[0].value in given or re.match(
+                r"\s*(?:[-+*/\u00d7\u00f7=^]|,\s*\d|and\s+\d)", after[stated[0].end:]):
+            continue  # a premise, an expression ("2 + 3 = 5") or a list ("23, 24 and 25")
+        if bool(re.search(r"\bha(?:s|ve|d)\s*$", m.group(0), re.I)) != counts or (counts and not (
+                counted and re.match(r"(?:\s+\w+){0,2}?\s+" + re.escape(counted.group(1)[:5]),
+                                     after[stated[0].end:], re.I))):
+            continue
+        if said & asked and not clause_negated(text, m.end()):
             i = numbers.match(stated[0], values)
             found.append((len(said & asked), Hit(-1 if i is None else i, m.end(), 2, "value-answer")))
     top = max((n for n, _ in found), default=0)
@@ -357,6 +421,9 @@ def _yes_no(text: str, options: list[str], question: str = "") -> Choice:
         for clause in _clauses(sentence):
             if polarity.undetermined(clause) and polarity.opener(clause) not in ("yes", "no"):
                 break  # "The passage doesn't say whether it was correct."
+            if polarity.conceded(sentence[sentence.find(clause):]):
+                partial = True  # "True that it was his, but …": the rest decides
+                continue
             found = polarity.opener(clause)
             if found in ("hedge", "refusal"):
                 hedged = True

@@ -92,6 +92,9 @@ def _verdict(text: str) -> bool | None:
         for clause in re.split(r"(?<=[,;:\u2014\u2013\uff0c])|(?=\bbut\b)|(?=\s-\s)", sentence):
             if not clause.strip():
                 continue
+            rest = polarity.conceded(text[offset:])
+            if rest is not None:  # "True that she won, but …": the rest decides, else partial
+                return _verdict(rest) is True
             found = polarity.opener(clause)
             from_statement = found is None
             if found is None:

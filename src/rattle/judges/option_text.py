@@ -203,3 +203,19 @@ def equals_option(text: str, options: list[str]) -> int | None:
         if len(inside) == 1:
             return inside[0]
     return None
+
+
+def options_in_a_row(text: str, options: list[str]) -> bool:
+    """Three or more options' texts (all of them when fewer) one right after another with
+    nothing but spaces or slashes between ("True False Unable to determine True"):
+    an echo of the options, not a choice."""
+    hits = [h for h in occurrences(text, options) if not h.negated]
+    need, run, seen = min(3, len(options)), 1, {hits[0].index} if hits else set()
+    for a, b in itertools.pairwise(hits):
+        if re.fullmatch(r"[\s/|]*", text[a.end:b.start]) and b.index not in seen:
+            run, seen = run + 1, seen | {b.index}
+        else:
+            run, seen = 1, {b.index}
+        if run >= need:
+            return True
+    return False

@@ -61,9 +61,11 @@ _TRUTH = r"(?:true|correct|right|accurate|valid|factual|exact)"
 _FALSE = (r"(?:false|incorrect|wrong|inaccurate|untrue|invalid|mistaken|misleading|exaggerated|"
           r"overstated|outdated|debunked|(?:just\s+|only\s+|merely\s+|simply\s+)?a\s+(?:common\s+|"
           r"popular\s+|widespread\s+|persistent\s+)?(?:myth|misconception|mistake|misunderstanding|"
-          r"exaggeration|fabrication|saying|figure\s+of\s+speech|metaphor|legend|superstition|"
-          r"old\s+wives'\s+tale|urban\s+legend|misnomer)|an?\s+(?:myth|misconception|exaggeration|error|"
-          r"inaccuracy))")
+          r"exaggeration|fabrication|legend|superstition|old\s+wives'\s+tale|urban\s+legend|misnomer)|"
+          # a saying or a metaphor is dismissed only as "just" one ("a popular saying" describes)
+          r"(?:just|only|merely|simply)\s+a\s+(?:\w+\s+)?(?:saying|figure\s+of\s+speech|metaphor|"
+          r"expression)|an?\s+(?:myth|misconception|exaggeration|error|inaccuracy))")
+_LIKELY = r"(?:(?:probably|likely|most\s+likely|definitely|clearly|certainly)\s+)?"
 _SUBJ = (r"(?:the\s+(?:statement|claim|assertion|sentence|premise|answer|information|fact)"
          r"(?:\s+that\s+[^.!?]{1,150}?|\s*\"[^\"]{1,200}\"|\s*'[^']{1,200}')?|"
          r"this(?:\s+(?:statement|claim|one))?|that(?:\s+(?:statement|claim|one))?|it|which)")
@@ -93,7 +95,12 @@ _HEDGE = re.compile(
     r"(?:say|tell|determine|verify)|(?:i'?m|i\s+am)\s+not\s+(?:sure|certain|completely\s+sure|"
     r"entirely\s+sure)|not\s+sure|unsure|i\s+(?:don't|do\s+not)\s+know|sort\s+of|kind\s+of|"
     r"it(?:'s|\s+is)\s+(?:hard|difficult)\s+to\s+(?:say|tell)|i\s+(?:think|believe)\s+"
-    r"(?:that\s+)?(?:it|this|that)\s+(?:might|may|could)\b)", re.I)
+    r"(?:that\s+)?(?:it|this|that)\s+(?:might|may|could)\b|"
+    # "the evidence is mixed", "it's complicated", "the jury is still out"
+    r"(?:the\s+)?(?:evidence|research|science|data|literature)\s+(?:is|are|seems|remains)\s+"
+    r"(?:\w+\s+)?(?:mixed|inconclusive|divided|unclear|contested)|it(?:'s|\s+is)\s+(?:complicated|"
+    r"not\s+(?:that\s+|so\s+)?(?:simple|clear-cut|black\s+and\s+white))|the\s+jury\s+is\s+"
+    r"(?:still\s+)?out)", re.I)
 _NO = re.compile(
     r"^(?:no" + _NO_IDIOM + r"|nope|nah|" + _NO_XL + r"|\u4e0d(?!\u77e5\u9053)|"
     r"not\s+a\s+chance|not\s+really|false|incorrect|"
@@ -109,7 +116,7 @@ _NO = re.compile(
     + _FALSE + r")|"
     r"i\s+(?:don'?t|do\s+not)\s+(?:think|believe)\s+(?:so|(?:that'?s|that\s+is|it'?s|it\s+is|"
     r"this\s+is)\s+" + _TRUTH + r")|i\s+(?:think|believe)\s+(?:it'?s|it\s+is|that'?s|that\s+is|"
-    r"this\s+is)\s+(?:not\s+" + _TRUTH + r"|" + _FALSE + r")|"
+    r"this\s+is)\s+" + _LIKELY + r"(?:not\s+" + _TRUTH + r"|" + _FALSE + r")|"
     r"(?:i'?m|i\s+am)\s+not\s+(?:sure|certain|convinced)\s+(?:that'?s|that\s+is|this\s+is|"
     r"it'?s|it\s+is|the\s+statement\s+is)\s+" + _TRUTH + r"|"
     r"(?:you(?:'re|\s+are))\s+(?:wrong|mistaken|incorrect)|i\s+(?:guess|suppose|reckon)\s+(?:it'?s\s+)?"
@@ -124,7 +131,8 @@ _YES = re.compile(
     r"(?:that|this|it)(?:'s|\s+is)\s+(?:(?:absolutely|completely|entirely|quite|perfectly)\s+)?"
     + _TRUTH + r"|you(?:'re|\s+are)\s+(?:(?:absolutely|completely|quite|totally|entirely)\s+)?"
     r"(?:correct|right)|i\s+(?:think|believe|guess)\s+so|"
-    r"i\s+(?:think|believe)\s+(?:it'?s|it\s+is|that'?s|that\s+is|this\s+is)\s+" + _TRUTH + r"|"
+    r"i\s+(?:think|believe)\s+(?:it'?s|it\s+is|that'?s|that\s+is|this\s+is)\s+" + _LIKELY + _TRUTH
+    + r"|not\s+(?:false|wrong|incorrect|inaccurate|untrue|mistaken|a\s+myth)(?:\s+at\s+all)?|"
     r"i\s+(?:guess|suppose|reckon)\s+(?:it'?s\s+|that'?s\s+)?(?:true|correct|right|yes)|"
     r"(?:totally|completely|absolutely|entirely|quite|perfectly|100%|dead)\s+(?:right|correct|true|"
     r"accurate)|spot-on|"
@@ -243,6 +251,23 @@ def opener(clause: str) -> Polarity | None:
     if REFUSAL.match(text):
         return "refusal"
     return None
+
+
+# "True that she won, but …", "Granted, it's old, but …": a concession; what follows the
+# "but" decides, and with no verdict there the claim is only partly right.
+_CONCEDES = re.compile(r"^(?:(?:it'?s|it\s+is|that'?s|that\s+is)\s+)?(?:true|right|correct)\s+"
+                       r"that\b|^(?:granted|admittedly)\b", re.I)
+
+
+def conceded(text: str) -> str | None:
+    """When ``text`` opens with a concession that a "but" / "however" in the same sentence
+    turns ("True that she won, but the prize was in Physics"): what follows the turn; else
+    None."""
+    if not _CONCEDES.match(clean_clause(text)):
+        return None
+    sentence = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
+    turn = re.search(r"\b(?:but|however)\b[\s,]*", sentence, re.I)
+    return None if turn is None else text[turn.end():]
 
 
 def statement(clause: str) -> Polarity | None:

@@ -30,7 +30,11 @@ _FUNCTION_END = re.compile(
 
 
 def cut_off(text: str) -> bool:
-    """The reply stops mid-sentence: it ends on ``: , ( -`` or a function word."""
+    """The reply stops mid-sentence: it ends on ``: , ( -`` or a function word, or inside a
+    quotation or bracket it opened ('… the famous line "Call me')."""
+    if not re.search(r"[.!?\u3002]\W*$", text) and (
+            text.count('"') % 2 == 1 or text.count("(") > text.count(")")):
+        return True
     core = re.sub(r"[\s*_`#>\"']+$", "", text)
     return bool(core) and bool(_FUNCTION_END.search(core))
 
@@ -39,8 +43,14 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[^\W_]+(?:'[^\W_]+)?", text.lower())
 
 
+# A list item ("- 10: not divisible by 4 ✗", "2. …"): lists repeat their phrasing by design.
+_LIST_ITEM = re.compile(r"(?m)^[ \t]*(?:[-*\u2022+]|\d{1,2}[.)]|[A-Za-z][.)])[ \t].*$")
+
+
 def degenerate(text: str) -> bool:
-    """A repetition loop or word salad (see the module docstring)."""
+    """A repetition loop or word salad (see the module docstring); the items of a list
+    ("- 18: not divisible by 4 ✗") do not count as repetition."""
+    text = _LIST_ITEM.sub("", text) if len(_LIST_ITEM.findall(text)) >= 2 else text
     words = _words(text)
     if len(words) < 3:
         return False
@@ -84,12 +94,39 @@ _UNDECIDED = re.compile(
     r"valid|fine|defensible|plausible|reasonable|correct|acceptable)\b|"
     r"\btout\s+d[ée]pend\b|\bça\s+d[ée]pend\b|\bdepende\s+de\b|\bkommt\s+darauf\s+an\b|"
     r"\bh[äa]ngt\s+davon\s+ab\b|\bdipende\s+da\b|\u53d6\u51b3\u4e8e|\u56e0\u4eba\u800c\u5f02|"
-    r"\bje\s+ne\s+peux\s+pas\s+choisir\b|\bno\s+puedo\s+elegir\b", re.I)
+    r"\bje\s+ne\s+peux\s+pas\s+choisir\b|\bno\s+puedo\s+elegir\b|"
+    # CJK: "A和D都可以" (both A and D work), "A或C"
+    r"(?<![A-Za-z])[A-Z]\s*[\u548c\u4e0e\u53ca\u6216\u3001\u3068]\s*[A-Z](?![A-Za-z])\s*"
+    r"(?:\u90fd|\u4e24\u8005|\u3069\u3061\u3089\u3082|\u4e21\u65b9|\u4e5f)", re.I)
 
 
 def undecided(text: str) -> bool:
     """The reply leaves the choice between options open (see the module docstring)."""
     return bool(_UNDECIDED.search(text))
+
+
+_PICK = r"(?:pick|choose|select|name|endorse|declare|rank|recommend|favou?r)"
+_DECLINES = re.compile(
+    # "I can't pick one", "I don't think it's appropriate for me to pick one", "I'd rather not"
+    r"(?:\b(?:can't|cannot|can\s+not|won't|will\s+not|shouldn't|should\s+not|unable\s+to|"
+    r"rather\s+not)|(?:\bnot\b|n't\b)[^.!?,;]{0,30}?\b(?:going|able|in\s+a\s+position|"
+    r"appropriate|right|fair|possible)\s+(?:for\s+me\s+)?to)\s+(?:\w+\s+){0,2}?" + _PICK + r"\s+(?:one|any|a\s+(?:single|winner|side|"
+    r"favou?rite)|an?\s+(?:option|answer|winner|side)|between|among|from\s+(?:these|them))\b|"
+    # "I can't tell you which of these options is correct", "picking one would be a guess"
+    r"\b(?:can't|cannot|can\s+not|unable\s+to)\s+(?:\w+\s+){0,2}?(?:tell|say|know|determine)\s+"
+    r"(?:you\s+)?which\s+(?:one|of\s+(?:these|them|the)|option|answer)\b|"
+    r"\b(?:picking|choosing|selecting)\s+(?:one|any|an?\s+option)\b[^.!?]{0,30}\bwould\s+be\s+"
+    r"(?:(?:just|only|purely|a\s+pure)\s+)?(?:a\s+)?(?:guess|guesswork|arbitrary)\b|"
+    # "It's impossible to know in advance", "I'd rather not pretend to know"
+    r"\b(?:impossible|not\s+possible|no\s+way)\s+to\s+(?:know|predict|tell|say)\b|"
+    r"\brather\s+not\s+(?:pretend|guess|speculate)\b", re.I)
+
+
+def declines(text: str) -> bool:
+    """The reply declines to pick any option ("I can't pick one with any real confidence",
+    "I don't think it's appropriate for me to pick one", "it's impossible to know in advance",
+    "picking one here would be a guess")."""
+    return bool(_DECLINES.search(text))
 
 
 _NONE_FITS = re.compile(
