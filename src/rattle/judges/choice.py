@@ -155,6 +155,8 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
         if how in _LETTER_RULES and crosscheck.disagrees(text, start, index, options,
                                                          question=question, values=values):
             return Choice(None, "conflicting")
+        if kind == "yesno" and crosscheck.opens_otherwise(text, index, options):
+            return Choice(None, "conflicting")  # "Yes, sharks are mammals. Answer: False"
         if how in _LETTER_RULES and values is not None and any(  # "C. 4 … A triangle has 3 sides"
                 h.index != index for h in _restated_values(text, values, question, counts=True)):
             return Choice(None, "conflicting")
@@ -215,15 +217,15 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
                                                                                 question)
     if chopped:
         return Choice(None, "cut-off")
-    if values is not None:
-        got = _last_value(text, values)
-        if got.index is not None or got.how != "unparsed":
-            return got
-    if all(s.rstrip(" *_\"'").endswith("?") for _, s in sentences(text)):
-        return Choice(None, "hedge")  # "Maybe the bald eagle? Or was it the turkey?"
-    index, how = choose_text(text, options, frozenset(
-        i for i, v in enumerate(values or []) if v is not None), question)
-    return Choice(index, how)
+    got = _last_value(text, values) if values is not None else Choice(None, "unparsed")
+    if got.index is None and got.how == "unparsed":
+        if all(s.rstrip(" *_\"'").endswith("?") for _, s in sentences(text)):
+            return Choice(None, "hedge")  # "Maybe the bald eagle? Or was it the turkey?"
+        got = Choice(*choose_text(text, options, frozenset(
+            i for i, v in enumerate(values or []) if v is not None), question))
+    if got.index is not None and signals.unsure(text):
+        return Choice(None, "hedge")  # "= 63. Hmm, or is it 73? I think 63 but I'm not sure."
+    return got
 
 
 def _text_statements(text: str, options: list[str],
@@ -362,6 +364,12 @@ _POLAR_VERB = re.compile(r"\b(?:I'd|I\s+would|I'll|I\s+will|I)\s+(?:mark|call|ra
                          r"classify|put)\s+(?:(?:this|it|that|the\s+(?:statement|claim))\s+)?"
                          r"(?:as\s+)?[\"'*]*(?P<word>true|false|yes|no|correct|incorrect|unable\s+"
                          r"to\s+determine)\b", re.I)
+# "…, so strictly it's unable to determine.", "… so it's false."
+_POLAR_SO = re.compile(r"[,;\u2014\u2013]\s*(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+(?:(?:strictly|"
+                       r"technically|formally)(?:\s+speaking)?,?\s+)?(?:(?:it|this|that|the\s+"
+                       r"(?:statement|claim|answer))(?:'s|\s+is|\s+must\s+be|\s+would\s+be)\s+)"
+                       r"(?P<word>true|false|unable\s+to\s+determine|undetermined|cannot\s+be\s+"
+                       r"determined)\b", re.I)
 _POLAR_CONCLUSION = re.compile(r"^\W*(?:so|thus|therefore|hence|as\s+(?:stated|written|worded)|"
                                r"overall|in\s+short|in\s+conclusion|bottom\s+line|all\s+in\s+all)"
                                r"\b", re.I)
@@ -377,6 +385,11 @@ def _polar_statements(text: str, options: list[str]) -> list[Hit]:
         if i is not None and not clause_negated(text, m.start("word")):
             tier = 1 if m.group(0).lower().startswith("final") else 2
             out.append(Hit(i, m.start("word"), tier, "yesno-answer"))
+    for m in _POLAR_SO.finditer(text):  # "…, so strictly it's unable to determine."
+        word = m.group("word").lower()
+        i = _polar_index(options, _POLAR_WORDS.get(word, "undetermined"))
+        if i is not None and not clause_negated(text, m.start("word")):
+            out.append(Hit(i, m.start("word"), 2, "yesno-conclusion"))
     for m in _POLAR_VERB.finditer(text):  # "I'd mark this False"
         i = _polar_index(options, _POLAR_WORDS.get(m.group("word").lower(), "undetermined"))
         if i is not None and not clause_negated(text, m.start()):

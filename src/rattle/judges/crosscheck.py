@@ -113,18 +113,23 @@ def disagrees(text: str, start: int, index: int, options: list[str], *, question
             return True
     if values is not None and _computed_before(text, start, index, values):
         return True
+    said = polarity.opener(sentence)  # "Yes, (A)." where (A) is False
     polar = _YES_NO.get(options[index].strip().lower().rstrip("."))
-    if polar is not None:  # "Yes, (A)." where (A) is False; "No, Paris is in France. … C"
-        for said in (polarity.opener(sentence), polarity.opener(_first_clause(text))):
-            if said in ("yes", "no") and said != polar:
-                return True
-    return False
+    return (polar is not None and said in ("yes", "no") and said != polar) or opens_otherwise(
+        text, index, options)
 
 
-def _first_clause(text: str) -> str:
-    """The reply's opening clause when it is a short verdict ("Yes, …", "No. …"), else ""."""
+def opens_otherwise(text: str, index: int, options: list[str]) -> bool:
+    """On True / False / Unable to determine items: does the reply open with a plain verdict
+    that another option states ("No, Paris is in France. The answer is C." where (C) is Unable
+    to determine; "Yes, sharks are mammals. Answer: False")?"""
+    polar = _YES_NO.get(options[index].strip().lower().rstrip("."))
     clause = re.split(r"[,;:.!?\n\u2014\u2013]", text, maxsplit=1)[0]
-    return clause if len(clause.split()) <= 4 else ""
+    if polar is None or len(clause.split()) > 4 or re.search(
+            r"\b(?:probably|likely|maybe|perhaps|think|guess|believe|seems?)\b", clause, re.I):
+        return False
+    said = polarity.opener(clause)
+    return said in ("yes", "no") and said != polar
 
 
 def _computed_before(text: str, start: int, index: int,

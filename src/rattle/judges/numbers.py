@@ -87,17 +87,22 @@ def _word_value(m: re.Match[str]) -> Value | None:
 
 
 def values(text: str) -> list[Value]:
-    """Numbers written in digits, or in words where the text has no digits; exponents
+    """Numbers written in digits, and in words ("Half of 50 is twenty-five."; beside digits
+    only from ten up: small counts there are mostly units, "in two weeks"); exponents
     ("m^2", "7^2") and digits glued to words ("Statement1") are not values."""
     out = [v for m in NUMBER.finditer(text) if (v := _to_value(m)) is not None]
-    if not out and not re.search(r"\d", text):
-        out = [v for m in _WORD_NUMBER.finditer(text) if (v := _word_value(m)) is not None]
-    return out
+    digits = bool(re.search(r"\d", text))
+    words = [v for m in _WORD_NUMBER.finditer(text) if (v := _word_value(m)) is not None
+             and not (digits and (abs(v.value) < 10 or m.group("part")))]
+    return sorted(out + words, key=lambda v: v.start) if words else out
 
 
 def option_value(text: str) -> Value | None:
     """The option's value when the option is a single number (units and currency allowed)."""
     stripped = text.strip()
+    word = _WORD_NUMBER.fullmatch(stripped.rstrip("."))
+    if word is not None:  # "Six", "twenty-five"
+        return _word_value(word)
     found = list(NUMBER.finditer(stripped))
     if len(found) != 1:
         return None

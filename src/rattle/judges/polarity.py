@@ -136,7 +136,10 @@ _YES = re.compile(
     r"i\s+(?:guess|suppose|reckon)\s+(?:it'?s\s+|that'?s\s+)?(?:true|correct|right|yes)|"
     r"(?:totally|completely|absolutely|entirely|quite|perfectly|100%|dead)\s+(?:right|correct|true|"
     r"accurate)|spot-on|"
-    r"(?:it|that|this)(?:'s|\s+is)\s+(?:not|never)\s+(?:wrong|false|incorrect|inaccurate))"
+    r"(?:it|that|this)(?:'s|\s+is)\s+(?:not|never)\s+(?:wrong|false|incorrect|inaccurate)|"
+    # "No question about it — …", "No doubt.", "Without a doubt"
+    r"no\s+(?:doubt|question)(?:\s+about\s+it)?(?=\s*(?:[,.!;:\u2014\u2013-]|$))|without\s+(?:a|any)\s+"
+    r"doubt|undoubtedly|unquestionably)"
     r"(?:\b|(?<=[^\x00-\u024f]))(?!\s+(?:false|wrong|incorrect|untrue|not)\b)", re.I)
 _NOT = r"not\s+(?:(?:entirely|completely|quite|fully|totally|wholly|100%|really|exactly)\s+)?"
 _NO_STMT = re.compile(r"\b" + _SUBJ + _COP + _ADV + r"\s+(?:" + _NOT + _TRUTH + r"|" + _FALSE
@@ -179,6 +182,22 @@ HEDGE = re.compile(
     r"i\s+(?:don't|do\s+not)\s+know|no\s+idea|either\b.*\bor\b)", re.I)
 _UNDETERMINED = re.compile(
     r"\bnot\s+necessarily\b|"
+    # "cannot be determined" in other languages ("Nu se poate determina", "nem lehet eldönteni",
+    # "no es pot determinar", "kan ikke afgøres", "не можна визначити", "無法確定", "判断できない")
+    r"\bnu\s+se\s+poate\s+(?:determina|stabili|spune)\b|\bnem\s+(?:lehet|d\u00f6nthet\u0151)\b|"
+    r"\bno\s+es\s+pot\s+(?:determinar|saber|dir)\b|\bno\s+se\s+puede\s+(?:determinar|saber|decir)\b|"
+    r"\bimpossible\s+de\s+(?:d\u00e9terminer|savoir|dire)\b|\bnicht\s+(?:feststellbar|bestimmbar|"
+    r"entscheidbar|zu\s+(?:bestimmen|entscheiden|sagen))\b|\bnon\s+(?:si\s+pu\u00f2|\u00e8\s+possibile)\s+"
+    r"(?:determinare|stabilire|dire)\b|\bn\u00e3o\s+(?:se\s+pode|\u00e9\s+poss\u00edvel)\s+(?:determinar|"
+    r"saber|dizer)\b|\b(?:kan|kann)\s+ikke\s+(?:afg\u00f8res|avgj\u00f8res|bestemmes|vides|sies)\b|"
+    r"\bei\s+voi\s+(?:p\u00e4\u00e4tell\u00e4|tiet\u00e4\u00e4|sanoa)\b|\btidak\s+(?:dapat|bisa)\s+"
+    r"(?:ditentukan|dipastikan)\b|\bonbepaald\b|\bniet\s+te\s+(?:bepalen|zeggen)\b|"
+    r"\u043d\u0435\s+(?:\u043c\u043e\u0436\u043d\u0430|\u043c\u043e\u0436\u043d\u043e|"
+    r"\u0432\u043e\u0437\u043c\u043e\u0436\u043d\u043e)\s+(?:\u0432\u0438\u0437\u043d\u0430\u0447"
+    r"|\u043e\u043f\u0440\u0435\u0434\u0435\u043b|\u0441\u043a\u0430\u0437\u0430\u0442)|"
+    r"\u65e0\u6cd5(?:\u786e\u5b9a|\u5224\u65ad)|\u7121\u6cd5(?:\u78ba\u5b9a|\u5224\u65b7)|"
+    r"\u5224\u65ad\u3067\u304d(?:\u306a\u3044|\u307e\u305b\u3093)|\u5224\u5225\u4e0d\u80fd|"
+    r"\uc54c\s*\uc218\s*\uc5c6|"
     r"\b(?:cannot|can't|can\s+not|unable\s+to|impossible\s+to|not\s+possible\s+to|no\s+way\s+"
     r"(?:to|of))\s+(?:be\s+)?(?:determine[sd]?|tell|told|say|know|known|knowing|decide[sd]?|"
     r"verify|verified|conclude[sd]?|confirm(?:ed)?|answer(?:ed)?)\b|"
@@ -313,9 +332,13 @@ def error_stated(text: str) -> bool:
 
 def negates_claim(text: str, claim: str) -> bool:
     """The reply sets a word of the claim aside by name: "native to Asia, not Africa" for
-    "Tigers are native to Africa", "in 1802, not 1822" for "… born in 1822"."""
+    "Tigers are native to Africa", "in 1802, not 1822" for "… born in 1822"; or it restates
+    the claim with another name or number in its place and never says the claim's: "Mozart was
+    born in Salzburg in 1756." for "Mozart was born in Vienna."."""
     if not claim:
         return False
+    if _replaces_value(text, claim):
+        return True
     said = {w.lower() for w in re.findall(r"\w+", claim) if len(w) > 2 or w.isdigit()}
     for m in re.finditer(r"(?:,|;|\u2014|\u2013|\brather\s+than|\binstead\s+of)\s*(?:not\s+)?(?:in\s+|at\s+|"
                          r"on\s+|by\s+|from\s+|the\s+|a\s+|an\s+)?(\w+)", text, re.I):
@@ -328,3 +351,19 @@ def negates_claim(text: str, claim: str) -> bool:
 
 def undetermined(text: str) -> bool:
     return bool(_UNDETERMINED.search(text))
+
+
+def _replaces_value(text: str, claim: str) -> bool:
+    said = re.findall(r"[\w'-]+", claim)
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+        words = [w.lower() for w in re.findall(r"[\w'-]+", sentence)]
+        for k in range(len(said) - 1, 2, -1):  # the longest opening of the claim, 3+ words
+            head = [w.lower() for w in said[:k]]
+            at = next((j for j in range(len(words) - k + 1) if words[j:j + k] == head), None)
+            if at is None:
+                continue
+            mine, theirs = said[k], re.findall(r"[\w'-]+", sentence)[at + k:at + k + 1]
+            return bool(theirs) and theirs[0].lower() != mine.lower() and all(
+                w[:1].isupper() or w[:1].isdigit() for w in (mine, theirs[0])) and not re.search(
+                r"(?<!\w)" + re.escape(mine) + r"(?!\w)", text, re.I)
+    return False

@@ -52,8 +52,9 @@ _ANSWERS_ANYWAY = re.compile(
 _SORRY = r"(?:(?:(?:I'm|I\s+am)\s+(?:sorry|afraid)|sorry|unfortunately|apologies)[,.]?\s*(?:but\s+)?)?"
 _REFUSAL = re.compile(r"^\W*" + _SORRY + r"(?:I|we)(?:\s+|(?='))(?:can't|cannot|can\s+"
                       r"not|won't|will\s+not|am\s+unable\s+to|'m\s+unable\s+to|(?:am|'m)\s+not\s+able\s+"
-                      r"to)\s+(?:help|assist)\b|^\W*" + _SORRY + r"(?:I|we)\s+"
-                      r"(?:won't|will\s+not|refuse\s+to)\s+(?:answer|respond|comply|discuss)\b|"
+                      r"to)\s+(?:help|assist)\b|^\W*" + _SORRY + r"(?:I|we)(?:\s+|(?='))"
+                      r"(?:won't|will\s+not|refuse\s+to|(?:'d|would)\s+rather\s+not|prefer\s+not\s+to)"
+                      r"\s+(?:answer|respond|comply|discuss|say|comment)\b|"
                       r"^\W*as\s+an\s+ai\b", re.I)
 # Offering the abstention/conflict only as a possibility beside an answer ("Charles III, …
 # so it might be unanswerable", "France, or unanswerable if …", "Rembrandt / unanswerable").
@@ -92,8 +93,10 @@ class Detection:
 
 # A keyword the reply asks about or labels, then denies: "Unanswerable? No — 1969.", "Conflict?
 # None. Lake Baikal", {"conflict": false, "answer": "1947"}.
-_DENIED = re.compile(r"[\"'*]*\s*[?:=]\s*[\"'*]*\s*(?:no|none|nope|nah|false|null|0|no\s+way|not\s+(?:at\s+"
-                     r"all|really|here|found|detected))(?=\s*(?:[.,;!}\"'\u2014\u2013-]|$))", re.I)
+_DENIED = re.compile(r"[\"'*]*\s*[?:=]\s*[\"'*]*\s*(?:no|none|nope|nah|false|null|0|no\s+way|hardly|"
+                     r"not\s+(?:at\s+all|really|here|found|detected|in\s+the\s+least)|(?:of\s+course|"
+                     r"definitely|certainly)\s+not|far\s+from\s+it)(?=\s*(?:[.,;!}\"'\u2014\u2013-]|$))",
+                     re.I)
 
 
 def _first_unnegated(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:

@@ -76,6 +76,9 @@ def negated_before(text: str, start: int, *, words: int = 4) -> bool:
     clause = clause_before(text, start)
     if _RELATIVE_NEGATION.search(clause):
         return False
+    if re.match(r"\W*(?:not|neither|never)\b[^.;:!?]*\b(?:or|nor)\s+\S+(?:\s+\S+)?\s*[(\[]?\s*$", clause,
+                re.I):
+        return True  # "Not Monet (A) or Picasso (B)": the negation covers the whole list
     window = " ".join(re.findall(r"\S+", clause)[-words:])
     if not NEGATOR.search(window):
         return False

@@ -93,7 +93,8 @@ _UNDECIDED = re.compile(
     r"\bcould\s+go\s+either\s+way\b|\bboth\s+(?:are|look|seem|could\s+be)\s+(?:good|great|"
     r"valid|fine|defensible|plausible|reasonable|correct|acceptable)\b|"
     r"\btout\s+d[ée]pend\b|\bça\s+d[ée]pend\b|\bdepende\s+de\b|\bkommt\s+darauf\s+an\b|"
-    r"\bh[äa]ngt\s+davon\s+ab\b|\bdipende\s+da\b|\u53d6\u51b3\u4e8e|\u56e0\u4eba\u800c\u5f02|"
+    r"\bh[äa]ngt\s+(?:\w+\s+){1,4}ab\b|\bkeine\s+eindeutige\s+antwort\b|\beindeutige\s+antwort\s+"
+    r"gibt\s+es\s+(?:\w+\s+){0,2}nicht\b|\bdipende\s+da\b|\u53d6\u51b3\u4e8e|\u56e0\u4eba\u800c\u5f02|"
     r"\bje\s+ne\s+peux\s+pas\s+choisir\b|\bno\s+puedo\s+elegir\b|"
     # CJK: "A和D都可以" (both A and D work), "A或C"
     r"(?<![A-Za-z])[A-Z]\s*[\u548c\u4e0e\u53ca\u6216\u3001\u3068]\s*[A-Z](?![A-Za-z])\s*"
@@ -149,3 +150,12 @@ def none_fits(text: str) -> bool:
     """The reply says no displayed option is right (see the module docstring)."""
     return any(not re.search(r"\bother\b", text[max(0, m.start() - 5):m.end()], re.I)
                for m in _NONE_FITS.finditer(text))
+
+
+_UNSURE = re.compile(r"\b(?:I'?m|I\s+am)\s+not\s+(?:sure|certain|confident)\b(?!\s+(?:why|how|what|who|"
+                     r"whether\s+you))|\bI\s+(?:don't|do\s+not)\s+know\b|\bor\s+is\s+it\b", re.I)
+
+
+def unsure(text: str) -> bool:
+    """The reply doubts its own answer ("I think 63 but I'm not sure", "or is it 73?")."""
+    return bool(_UNSURE.search(text))
