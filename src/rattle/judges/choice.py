@@ -35,31 +35,18 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rattle.items import Judgement, Question, Response
-from rattle.judges import crosscheck, letters, numbers, polarity, signals
+from rattle.judges import crosscheck, letters, numbers, polarity, signals, yesno
 from rattle.judges.letters import LETTERS, Hit
 from rattle.judges.option_text import choose_text, equals_option, options_in_a_row
-from rattle.judges.reply import (after_revision, clause_negated, first_item, json_answer,
+from rattle.judges.reply import (ANSWER_CUE, after_revision, clause_negated, first_item, json_answer,
                                  normalise, prepare, sentences, unfinished_reasoning)
 from rattle.registry import register
 
 __all__ = ["LETTERS", "Choice", "ChoiceJudge", "answer_kind", "extract_choice"]
 
 Kind = Literal["yesno", "numeric", "general"]
-_YES_OPTIONS = {"true": "yes", "yes": "yes", "false": "no", "no": "no",
-                "unable to determine": "undetermined", "undetermined": "undetermined",
-                "cannot be determined": "undetermined", "not sure": "undetermined"}
-_CUE = (r"(?:\b(?:final\s+)?(?:answer|response|respuesta|r[ée]ponse|antwort|resposta|"
-        r"risposta)\b(?:\s+(?:here|then|therefore|thus))?\s*(?:is|would\s+be|should\s+be|must\s+"
-        r"be|es|est|ist|[:=\-\u2013\u2014])|\b(?:I|I'd|I'll|we)\s+(?:would\s+|will\s+)?(?:pick|"
-        r"choose|select|go\s+with|say|opt\s+for)|\b(?:closest|nearest|correct|right|best)\s+"
-        r"(?:option|choice|answer)\s+(?:is|would\s+be|:)|\bequals|####|\\boxed\{|\u7b54\u6848"
-        r"(?:\u662f|[:\uff1a])|\u7b54\u6848\u4e3a)[\s*\"'`]*(?:(?:actually|really|in\s+fact|clearly|"
-        r"definitely|probably|indeed)\s+)?[\s*\"'`]*")
-_VALUE_CUE = re.compile(_CUE + r"(?:(?:approximately|about|around|roughly|\u2248|~|x\s*=|"
+_VALUE_CUE = re.compile(ANSWER_CUE + r"(?:(?:approximately|about|around|roughly|\u2248|~|x\s*=|"
                         r"[a-z]\s*=)\s*)?", re.I)
-_POLAR_CUE = re.compile(_CUE + r"(?:(?:it|this|that|the\s+statement)(?:'s|\s+is)?\s+)?"
-                        r"(?P<word>yes|no|true|false|correct|incorrect|right|wrong|"
-                        r"unable\s+to\s+determine|cannot\s+be\s+determined|undetermined)\b", re.I)
 _AMBIGUOUS_VALUES = re.compile(r"\beither\b|\d\S*(?:\s+[A-Za-z/.]+){0,2}\s+or\s+\$?\d", re.I)
 
 
@@ -74,7 +61,7 @@ class Choice:
 def answer_kind(displayed: list[str]) -> Kind:
     """yes/no items (True/False/Unable to determine), numeric options, or general."""
     texts = {o.strip().lower().rstrip(".") for o in displayed}
-    kinds = {_YES_OPTIONS.get(t) for t in texts}
+    kinds = {yesno.YES_OPTIONS.get(t) for t in texts}
     if texts and None not in kinds and {"yes", "no"} <= kinds:
         return "yesno"
     if numbers.numeric_options(displayed) is not None:
@@ -170,7 +157,7 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     if values is not None:
         hits += _value_statements(text, values, question)
     elif kind == "yesno":
-        hits += _polar_statements(text, options)
+        hits += yesno.polar_statements(text, options)
     hits += _text_statements(text, options, values)
     hit = _pick(sorted(hits, key=lambda h: h.start))
     if hit is not None:
@@ -180,6 +167,8 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
             return Choice(None, "not-an-option")
         if letters.listing_follows(text, hit.start, options):
             return Choice(None, "echo-options")  # "The answer is: B) 7 C) 8 D) 9 E) 56 …"
+        if signals.second_guess(text[hit.start:]):
+            return Choice(None, "hedge")  # "…, which is B. Or maybe A, I always mix these up."
         return checked(hit.index, hit.start, hit.how)
     if letters.option_lines(text, options) or (values is None and options_in_a_row(text, options)):
         return Choice(None, "echo-options")
@@ -213,8 +202,9 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
                      if letters.token_index(text, m, options) == lone), 0)
         return checked(lone, spot, "lone-letter")
     if kind == "yesno":
-        return Choice(None, "cut-off") if signals.degenerate(text) else _yes_no(text, options,
-                                                                                question)
+        if signals.degenerate(text):
+            return Choice(None, "cut-off")
+        return Choice(*yesno.yes_no(text, options, question))
     if chopped:
         return Choice(None, "cut-off")
     got = _last_value(text, values) if values is not None else Choice(None, "unparsed")
@@ -232,7 +222,7 @@ def _text_statements(text: str, options: list[str],
                      values: list[numbers.Value | None] | None) -> list[Hit]:
     """An option's text right after an answer cue ("The answer is the Eagles")."""
     out = []
-    for m in re.finditer(_CUE + r"(?:(?:the|a|an)\s+)?", text, re.I):
+    for m in re.finditer(ANSWER_CUE + r"(?:(?:the|a|an)\s+)?", text, re.I):
         rest = text[m.end():m.end() + 120]
         best = None
         for i, opt in enumerate(options):
@@ -349,117 +339,6 @@ def _last_value(text: str, values: list[numbers.Value | None]) -> Choice:
         return Choice(None, "ambiguous")
     i = numbers.match(last, values)
     return Choice(i, "value-last") if i is not None else Choice(None, "not-an-option")
-
-
-def _polar_index(options: list[str], polar: str) -> int | None:
-    for i, o in enumerate(options):
-        if _YES_OPTIONS.get(o.strip().lower().rstrip(".")) == polar:
-            return i
-    return None
-
-
-_POLAR_WORDS = {"yes": "yes", "true": "yes", "correct": "yes", "right": "yes", "no": "no",
-                "false": "no", "incorrect": "no", "wrong": "no"}
-_POLAR_VERB = re.compile(r"\b(?:I'd|I\s+would|I'll|I\s+will|I)\s+(?:mark|call|rate|label|answer|"
-                         r"classify|put)\s+(?:(?:this|it|that|the\s+(?:statement|claim))\s+)?"
-                         r"(?:as\s+)?[\"'*]*(?P<word>true|false|yes|no|correct|incorrect|unable\s+"
-                         r"to\s+determine)\b", re.I)
-# "…, so strictly it's unable to determine.", "… so it's false."
-_POLAR_SO = re.compile(r"[,;\u2014\u2013]\s*(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+(?:(?:strictly|"
-                       r"technically|formally)(?:\s+speaking)?,?\s+)?(?:(?:it|this|that|the\s+"
-                       r"(?:statement|claim|answer))(?:'s|\s+is|\s+must\s+be|\s+would\s+be)\s+)"
-                       r"(?P<word>true|false|unable\s+to\s+determine|undetermined|cannot\s+be\s+"
-                       r"determined)\b", re.I)
-_POLAR_CONCLUSION = re.compile(r"^\W*(?:so|thus|therefore|hence|as\s+(?:stated|written|worded)|"
-                               r"overall|in\s+short|in\s+conclusion|bottom\s+line|all\s+in\s+all)"
-                               r"\b", re.I)
-
-
-def _polar_statements(text: str, options: list[str]) -> list[Hit]:
-    out = []
-    for m in _POLAR_CUE.finditer(text):
-        word = m.group("word").lower()
-        polar = ("yes" if word in ("yes", "true", "correct", "right") else
-                 "no" if word in ("no", "false", "incorrect", "wrong") else "undetermined")
-        i = _polar_index(options, polar)
-        if i is not None and not clause_negated(text, m.start("word")):
-            tier = 1 if m.group(0).lower().startswith("final") else 2
-            out.append(Hit(i, m.start("word"), tier, "yesno-answer"))
-    for m in _POLAR_SO.finditer(text):  # "…, so strictly it's unable to determine."
-        word = m.group("word").lower()
-        i = _polar_index(options, _POLAR_WORDS.get(word, "undetermined"))
-        if i is not None and not clause_negated(text, m.start("word")):
-            out.append(Hit(i, m.start("word"), 2, "yesno-conclusion"))
-    for m in _POLAR_VERB.finditer(text):  # "I'd mark this False"
-        i = _polar_index(options, _POLAR_WORDS.get(m.group("word").lower(), "undetermined"))
-        if i is not None and not clause_negated(text, m.start()):
-            out.append(Hit(i, m.start("word"), 2, "yesno-answer"))
-    closing = sentences(text)[-1:]  # "… never part of the Olympic program. True"
-    for start, sentence in closing:
-        said = _YES_OPTIONS.get(sentence.strip(" *_.!").lower())
-        i = _polar_index(options, said) if said else None
-        if i is not None and len(sentences(text)) > 1 and not letters.option_lines(text, options):
-            out.append(Hit(i, start, 2, "yesno-last"))
-    for start, sentence in sentences(text):  # "So the statement is false."
-        if _POLAR_CONCLUSION.match(sentence):
-            said = polarity.statement(sentence)
-            i = _polar_index(options, said) if said in ("yes", "no") else None
-            if i is not None:
-                out.append(Hit(i, start, 2, "yesno-conclusion"))
-    value = json_answer(text)
-    if value is not None:
-        o = polarity.opener(value)
-        stated = o if o in ("yes", "no") else (
-            "undetermined" if polarity.undetermined(value) else None)
-        i = None if stated is None else _polar_index(options, stated)
-        if i is not None:
-            out.append(Hit(i, max(0, text.find(value)), 1, "yesno-json"))
-    return out
-
-
-_ASKS = re.compile(r"^\W*(?:\w+\W*$|(?:is|are|was|were|does|do|did|can|could|would|will|"
-                   r"right|true|correct|really)\b)", re.I)
-
-
-def _clauses(sentence: str) -> list[str]:
-    return [c for c in re.split(r"[,;:\u2014\u2013\uff0c]|\s-\s|\bbut\b", sentence) if c.strip()]
-
-
-def _yes_no(text: str, options: list[str], question: str = "") -> Choice:
-    """yes/right/true/correct and their negations, or "cannot be determined"."""
-    hedged = partial = False
-    for _, sentence in sentences(text):
-        if sentence.rstrip(" *_\"'").endswith("?") and _ASKS.match(sentence):
-            continue  # "Right? No — …": a question asks, it does not answer
-        for clause in _clauses(sentence):
-            if polarity.undetermined(clause) and polarity.opener(clause) not in ("yes", "no"):
-                break  # "The passage doesn't say whether it was correct."
-            if polarity.conceded(sentence[sentence.find(clause):]):
-                partial = True  # "True that it was his, but …": the rest decides
-                continue
-            found = polarity.opener(clause)
-            if found in ("hedge", "refusal"):
-                hedged = True
-                continue
-            if found is None:
-                found = polarity.statement(clause)
-            if found == "partial" or (partial and found == "yes"):
-                partial = True  # "Not quite. … So the statement is false." reads on
-                continue
-            if found == "yes" and polarity.correction(text[text.find(clause) + len(clause):]):
-                found = "no"  # "Yes, except that it was 1945, not 1944." takes the yes back
-            if found in ("yes", "no"):
-                i = _polar_index(options, found)
-                return Choice(i, "yesno-" + found) if i is not None else Choice(None, "unparsed")
-    if polarity.undetermined(text):
-        i = _polar_index(options, "undetermined")
-        if i is not None:
-            return Choice(i, "yesno-undetermined")
-    if polarity.negates_claim(text, question):  # "They're native to Asia, not Africa."
-        i = _polar_index(options, "no")
-        if i is not None:
-            return Choice(i, "yesno-correction")
-    return Choice(None, "hedge" if hedged or partial else "unparsed")
 
 
 @dataclass(frozen=True)

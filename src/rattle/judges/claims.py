@@ -57,9 +57,14 @@ def verdict(reply: str, *, claim: str = "") -> bool | None:
     found = _verdict(text)
     if found is False and claim and signals.degenerate(text) and _restates(text, claim):
         return None
-    if found is None and polarity.negates_claim(text, claim):
-        return False  # "Dumas was born in 1802, not 1822."
-    return found
+    if found is not None or not claim or signals.degenerate(text) or signals.cut_off(text) or (
+            polarity.HEDGE.search(text) or polarity.REFUSAL.search(text)):
+        return found
+    if polarity.negates_claim(text, claim):
+        return False  # "Dumas was born in 1802, not 1822.", "Mozart was born in Salzburg."
+    if polarity.asserts_claim(text, claim):
+        return True  # "Bats are mammals — the only mammals capable of true flight."
+    return None
 
 
 _STOP = frozenset({"the", "and", "for", "was", "were", "are", "has", "had", "have", "its", "his",

@@ -31,7 +31,7 @@ _OPEN = r"[\(\[\{<]"
 _CLOSE = r"[\)\]\}>]"
 # A letter token: framed by brackets / bold, or bare (checked by ``_bare_ok``).
 TOKEN = (r"(?:\*\*\s*)?(?:(?P<o>" + _OPEN + r")\s*(?P<lf>" + _L + r")\s*" + _CLOSE + r"|"
-         r"(?<![A-Za-z0-9'’\u0370-\u03ff\u0400-\u04ff])(?P<lb>" + _L
+         r"(?<![A-Za-z0-9'’\u00b0\u0370-\u03ff\u0400-\u04ff])(?P<lb>" + _L
          + r")(?![A-Za-z0-9'’\u0370-\u03ff\u0400-\u04ff]))(?:\s*\*\*)?")  # CJK may touch a letter
 _FOLLOW_OK = re.compile(
     r"\s*(?:$|[,;:!?)\]}*\"'\u3002\uff0c\uff1a\u0964\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af]|"

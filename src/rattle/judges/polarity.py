@@ -38,7 +38,8 @@ _NO_IDIOM = (r"(?!\s+(?:doubt|question|problem|wonder|errors?|mistakes?|issues?|
 _COPULA_XL = (r"(?:(?:das|es|c'est|c\s+est|isso|isto|esto|eso|questo|ci\u00f2|dat|het|\u044d\u0442\u043e)"
               r"\s+(?:ist|est|es|\u00e9|\u00e8|is)?\s*)")
 _PUNCT_AFTER = r"(?=\s*(?:[,.!;:\u2014\u2013-]|$))"  # short words that are also other words
-_YES_XL = (r"sim|s[\u00ed\u00ec]|ja|jawohl|oui|ano|evet|benar|betul|\u0111\u00fang|ndiyo|kweli|"
+_YES_XL = (r"sim|s[\u00ed\u00ec]|ja|jawohl|oui|ano|\u00e1no|jah|evet|\u0b86\u0bae\u0bcd|\u06c1\u0627\u06ba|"
+           r"\u09b9\u09cd\u09af\u09be\u0981|benar|betul|\u0111\u00fang|ndiyo|kweli|"
            r"kyll\u00e4|igen|taip|opo|(?:tak|ya|jah|oo|tama)" + _PUNCT_AFTER + r"|"
            r"\u0442\u0430\u043a|\u03bd\u03b1\u03b9|\u0646\u0639\u0645|\u0635\u062d\u064a\u062d|"
            r"\u0628\u0644\u0647|\u05db\u05df|\u0939\u093e\u0901|\u0939\u093e\u0902|\u0938\u0939\u0940|"
@@ -48,7 +49,8 @@ _YES_XL = (r"sim|s[\u00ed\u00ec]|ja|jawohl|oui|ano|evet|benar|betul|\u0111\u00fa
            r"\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e|" + _COPULA_XL
            + r"?(?:verdad(?:ero)?|verdade(?:iro)?|vero|vrai|wahr|richtig|correct[oa]|corretto|"
            r"certo|cierto|juist|waar|exact[oa]?|exato|esatto)")
-_NO_XL = (r"n[\u00e3a]o|nein|non|nee|nej|nie|hay\u0131r|tidak|salah|bukan|kh\u00f4ng|hapana|si\s+kweli|"
+_NO_XL = (r"n[\u00e3a]o|nein|non|nee|nej|nie|\u0b87\u0bb2\u0bcd\u0bb2\u0bc8|\u0646\u06c1\u06cc\u06ba|"
+          r"\u09a8\u09be(?=\s*[,.!\u0964])|hay\u0131r|tidak|salah|bukan|kh\u00f4ng|hapana|si\s+kweli|"
           r"(?:nei|ne|nu|nem|ei|hindi|mali)" + _PUNCT_AFTER + r"|"
           r"\u043d\u0456|\u03cc\u03c7\u03b9|\u0644\u0627|\u062e\u0637\u0623|\u0646\u0647|\u05dc\u05d0|"
           r"\u0928\u0939\u0940\u0902|\u0917\u0932\u0924|\u0e44\u0e21\u0e48|\u043d\u0435\u0442|\u5426|\u4e0d\u5bf9|"
@@ -76,7 +78,7 @@ _PARTIAL = re.compile(
     r"^(?:partly|partially|half|mostly|mainly|largely|somewhat|not\s+(?:entirely|completely|fully|"
     r"exactly|quite|necessarily|totally|wholly)|close|almost|nearly|yes\s+and\s+no|"
     r"only\s+partly|in\s+part|only\s+if|that'?s\s+(?:debatable|disputed|contested|questionable|"
-    r"arguable))\b"
+    r"arguable)|not\s+always)\b"
     r"(?!\s+(?:because|due|since|as|thanks|owing)\b)|"
     # "Right year, wrong city": a part of the claim is right
     r"^(?:right|correct|accurate|true)\s+" + r"(?:year|date|time|name|place|location|number|figure|"
@@ -103,7 +105,7 @@ _HEDGE = re.compile(
     r"(?:still\s+)?out)", re.I)
 _NO = re.compile(
     r"^(?:no" + _NO_IDIOM + r"|nope|nah|" + _NO_XL + r"|\u4e0d(?!\u77e5\u9053)|"
-    r"not\s+a\s+chance|not\s+really|false|incorrect|"
+    r"not\s+a\s+chance|not\s+really|false|incorrect|not\s+(?:all|every|everyone|everything)\b|"
     r"wrong|inaccurate|untrue|not\s+(?:true|correct|right|accurate|so|at\s+all)|"
     r"(?:probably|likely|most\s+likely)\s+(?:not|false|no|incorrect|wrong)|negative|"
     r"(?:absolutely|certainly|definitely|of\s+course|surely|obviously|clearly|totally|really)\s+not|(?:absolutely|completely|"
@@ -120,12 +122,15 @@ _NO = re.compile(
     r"(?:i'?m|i\s+am)\s+not\s+(?:sure|certain|convinced)\s+(?:that'?s|that\s+is|this\s+is|"
     r"it'?s|it\s+is|the\s+statement\s+is)\s+" + _TRUTH + r"|"
     r"(?:you(?:'re|\s+are))\s+(?:wrong|mistaken|incorrect)|i\s+(?:guess|suppose|reckon)\s+(?:it'?s\s+)?"
-    r"(?:false|not|wrong|incorrect|no)|(?:it'?s|it\s+is|that'?s|that\s+is)\s+the\s+(?:other\s+way\s+"
-    r"around|opposite|reverse))(?:\b|(?<=[^\x00-\u024f]))", re.I)
+    r"(?:false|not|wrong|incorrect|no)|(?:it'?s|it\s+is|that'?s|that\s+is)\s+(?:the\s+(?:other\s+way\s+"
+    r"around|opposite|reverse)|backwards|back\s+to\s+front))(?:\b|(?<=[^\x00-\u024f]))", re.I)
 _YES = re.compile(
     r"^(?:yes|yeah|yep|yup|yea|da|" + _YES_XL + r"|correct|true|right|indeed|absolutely|exactly|"
     r"definitely|certainly|of\s+course|sure|affirmative|accurate|spot\s+on|precisely|bingo|"
     r"you\s+got\s+it|stimmt|klopt|"
+    # "She did — …", "It is.", "Sure is.": a short answer that echoes the claim's verb
+    r"(?:(?:he|she|it|they|that|this|there)\s+)?(?:did|does|do|is|was|are|were|has|have|had|can|"
+    r"could|will)(?=\s*(?:[,.!;:\u2014\u2013-]|$))|"
     r"(?:probably|likely|most\s+likely)\s+(?:true|yes|correct|right)|i(?:'d|\s+would)\s+say\s+"
     r"(?:yes|so)|"
     r"(?:that|this|it)(?:'s|\s+is)\s+(?:(?:absolutely|completely|entirely|quite|perfectly)\s+)?"
@@ -182,6 +187,11 @@ HEDGE = re.compile(
     r"i\s+(?:don't|do\s+not)\s+know|no\s+idea|either\b.*\bor\b)", re.I)
 _UNDETERMINED = re.compile(
     r"\bnot\s+necessarily\b|"
+    r"\bnie\s+je\s+mo\u017en\u00e9\s+ur\u010di\u0165\b|\bned\u00e1\s+sa\s+ur\u010di\u0165\b|"
+    r"\bnelze\s+ur\u010dit\b|\bnen\u00ed\s+mo\u017en\u00e9\s+ur\u010dit\b|\bnije\s+mogu\u0107e\s+"
+    r"(?:odrediti|re\u0107i)\b|\bne\s+mo\u017ee\s+se\s+odrediti\b|\b(?:ei|pole)\s+(?:saa|ole\s+"
+    r"v\u00f5imalik)\s+(?:kindlaks\s+teha|\u00f6elda|m\u00e4\u00e4rata)\b|\ben\u0117manoma\s+"
+    r"nustatyti\b|\bneį?manoma\s+nustatyti\b|\bkan\s+nie\s+bepaal\b|"
     # "cannot be determined" in other languages ("Nu se poate determina", "nem lehet eldönteni",
     # "no es pot determinar", "kan ikke afgøres", "не можна визначити", "無法確定", "判断できない")
     r"\bnu\s+se\s+poate\s+(?:determina|stabili|spune)\b|\bnem\s+(?:lehet|d\u00f6nthet\u0151)\b|"
@@ -353,17 +363,76 @@ def undetermined(text: str) -> bool:
     return bool(_UNDETERMINED.search(text))
 
 
+def opens_undetermined(clause: str) -> bool:
+    """The clause opens by saying the answer cannot be determined, in a language whose phrase
+    starts with its negation ("Nie je možné určiť", "Nu se poate determina"): no "no"."""
+    m = _UNDETERMINED.search(clean_clause(clause))
+    return m is not None and m.start() == 0
+
+
+def affirms_part(clause: str, claim: str) -> Polarity | None:
+    """A clause that calls a word of the claim right or wrong ("1666 is correct." for "… in
+    1666, is it right?"; "1822 is wrong")."""
+    m = re.match(r"^(?P<w>[\w'-]+(?:\s+[\w'-]+)?)\s+(?:is|was|are)\s+(?:(?:definitely|indeed|actually)\s+)?"
+                 r"(?:(?P<yes>correct|right|accurate)|(?P<no>wrong|incorrect|inaccurate))\b",
+                 clean_clause(clause), re.I)
+    if m is None or not re.search(r"(?<!\w)" + re.escape(m.group("w")) + r"(?!\w)", claim, re.I):
+        return None
+    return "yes" if m.group("yes") else "no"
+
+
+_STOP = frozenset({"the", "a", "an", "of", "in", "on", "at", "to", "is", "was", "are", "were", "and",
+                   "it", "its", "by", "for", "from", "with", "as", "that", "this", "be", "been"})
+
+
+def _content(word: str) -> bool:
+    return word.lower() not in _STOP and (len(word) >= 4 or word[:1].isupper() or word.isdigit())
+
+
+def _named(word: str) -> bool:
+    return word[:1].isupper() or word[:1].isdigit()
+
+
 def _replaces_value(text: str, claim: str) -> bool:
+    """A clause of the reply repeats a run of the claim's words with another name or number
+    right before or after it, and does not say the claim's own ("Mozart was born in Salzburg"
+    for "… born in Vienna"; "Mercury is the closest planet to the Sun" for "Venus is …")."""
     said = re.findall(r"[\w'-]+", claim)
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
-        words = [w.lower() for w in re.findall(r"[\w'-]+", sentence)]
-        for k in range(len(said) - 1, 2, -1):  # the longest opening of the claim, 3+ words
-            head = [w.lower() for w in said[:k]]
-            at = next((j for j in range(len(words) - k + 1) if words[j:j + k] == head), None)
-            if at is None:
-                continue
-            mine, theirs = said[k], re.findall(r"[\w'-]+", sentence)[at + k:at + k + 1]
-            return bool(theirs) and theirs[0].lower() != mine.lower() and all(
-                w[:1].isupper() or w[:1].isdigit() for w in (mine, theirs[0])) and not re.search(
-                r"(?<!\w)" + re.escape(mine) + r"(?!\w)", text, re.I)
+    low = [w.lower() for w in said]
+    for clause in re.split(r"[.!?;\n]+", text):
+        words = re.findall(r"[\w'-]+", clause)
+        mine = [w.lower() for w in words]
+        shares = {w for w in mine if w in low and _content(w)}
+        for i, j, k in _runs(low, mine):
+            if not any(_content(w) for w in low[i:i + k]) and not shares - set(low[i:i + k]):
+                continue  # "in the" alone, about nothing else the claim names
+            for a, b in ((i - 1, j - 1), (i + k, j + k)):
+                if 0 <= a < len(said) and 0 <= b < len(words) and low[a] != mine[b] and _named(
+                        said[a]) and _named(words[b]) and low[a] not in mine:
+                    return True
     return False
+
+
+def _runs(a: list[str], b: list[str]) -> list[tuple[int, int, int]]:
+    """Maximal common runs of two or more words: (start in a, start in b, length)."""
+    out = []
+    for i in range(len(a)):
+        for j in range(len(b)):
+            if a[i] == b[j] and (i == 0 or j == 0 or a[i - 1] != b[j - 1]):
+                k = 0
+                while i + k < len(a) and j + k < len(b) and a[i + k] == b[j + k]:
+                    k += 1
+                if k >= 2:
+                    out.append((i, j, k))
+    return out
+
+
+def asserts_claim(text: str, claim: str) -> bool:
+    """The reply's first clause states every content word of the claim, without negation,
+    question or correction ("Bats are mammals — the only mammals capable of flight.")."""
+    first = re.split(r"[,;:.!?\n\u2014\u2013]|\s-\s|\bbut\b", text, maxsplit=1)[0]
+    words = {w.lower()[:5] for w in re.findall(r"[\w'-]+", claim) if _content(w)}
+    said = {w.lower()[:5] for w in re.findall(r"[\w'-]+", first)}
+    return bool(words) and words <= said and not re.search(
+        r"\b(?:not|never|no)\b|n't\b", first, re.I) and not text[len(first):].lstrip().startswith(
+        "?") and not correction(text)

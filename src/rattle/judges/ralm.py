@@ -236,7 +236,9 @@ def unusable(text: str) -> str | None:
                                      _CONFLICT_WORD.search(body)) if m is not None]
         head = body[:min(marks)] if marks else body
         said = set(re.findall(r"\w+", body.lower())) - {"answer", "question", "documents", "the"}
-        if re.search(r"\d|\b(?!(?:I|The|Answer|Question|Documents?)\b)[A-Z]\w*", head) and (
+        candidate = set(re.findall(r"\w+", head.lower())) - {"i", "the", "a", "answer", "question",
+                                                              "documents", "document"}
+        if candidate and (  # a loop that names something before the keyword: "yen yen unanswerable"
                 marks or (len(said) > 2 and not _one_statement_loop(body))):
             return "degenerate"  # a loop of one answer ("Madrid Madrid", "X founded Y. … X
             # founded Y. …") or of one abstention counts
@@ -272,7 +274,7 @@ def _garbled_mix(body: str) -> bool:
     """A short run of words without any punctuation that puts the keyword beside a candidate
     answer ("unanswerable Genesis", "Vivaldi\nunanswerable", "Brazil conflict Brazil Argentina
     the answer conflict is")."""
-    if re.search(r"[.!?:;,()\[\]/\u2014\u2013\u3002\uff0c-]", body.strip().rstrip(".!?")):
+    if re.search(r"[.!?:;,()\[\]\u2014\u2013\u3002\uff0c-]", body.strip().rstrip(".!?")):
         return False
     words = re.findall(r"[^\W_]+", body)
     if len(words) > 12 or not (_UNANSWERABLE.search(body) or _CONFLICT_WORD.search(body)) or (

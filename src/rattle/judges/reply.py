@@ -32,7 +32,7 @@ _DASHES = str.maketrans({"\u2212": "-", "\u2044": "/", "\u00a0": " ", "\u202f": 
 # "unanswerable — actually, Document 3 says …").
 _REVISION = re.compile(
     r"(?:\bwait\b|\bhold on\b|\bon second thought\b|\bactually,?\s+no\b|\bno,?\s+wait\b|"
-    r"(?:[\u2014\u2013]|\s-\s)\s*(?:(?:hmm+|um+|oh|well|no)[,.]?\s+)?actually\b|"
+    r"(?:[\u2014\u2013]|\s-\s)\s*(?:(?:hmm+|um+|oh|well|no)[,.]?\s+)?actually\b|(?<=[.!?])\s+actually,|"
     r"\bcorrection\s*:|\blet me (?:reconsider|re-?check|correct (?:that|myself))\b|"
     r"\bI (?:was wrong|made a mistake)\b)[\s,.:;!\u2014\u2013-]*(?:\bno\b[\s,.:;!\u2014\u2013-]*)?",
     re.I)
@@ -52,6 +52,17 @@ _NEGATED_AFTER = re.compile(
     r"eliminated|irrelevant|impossible|a distractor)|\bcan(?:not|'t)?\s+be\s+(?:ruled out|"
     r"eliminated|excluded)|\b(?:doesn't|does not|don't|do not|isn't|aren't|wasn't|can't|cannot)\b|"
     r"[-:?\u2014\u2013]\s*(?:no|incorrect|wrong|false)\b|\u2717|\u274c|\u2718)", re.I)
+
+
+# Words that introduce an answer ("the answer is", "Answer:", "I'd go with", "→", "答案是"): an
+# option's text or value right after one is a statement.
+ANSWER_CUE = (r"(?:\b(?:final\s+)?(?:answer|response|respuesta|r[ée]ponse|antwort|resposta|"
+        r"risposta)\b(?:\s+(?:here|then|therefore|thus))?\s*(?:is|would\s+be|should\s+be|must\s+"
+        r"be|es|est|ist|[:=\-\u2013\u2014])|\b(?:I|I'd|I'll|we)\s+(?:would\s+|will\s+)?(?:pick|"
+        r"choose|select|go\s+with|say|opt\s+for)|\b(?:closest|nearest|correct|right|best)\s+"
+        r"(?:option|choice|answer)\s+(?:is|would\s+be|:)|\bequals|####|\\boxed\{|\u2192|=>|->|\u7b54\u6848"
+        r"(?:\u662f|[:\uff1a])|\u7b54\u6848\u4e3a)[\s*\"'`]*(?:(?:actually|really|in\s+fact|clearly|"
+        r"definitely|probably|indeed)\s+)?[\s*\"'`]*")
 
 
 def clause_before(text: str, start: int, reach: int = 80) -> str:

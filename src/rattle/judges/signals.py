@@ -80,7 +80,7 @@ _UNDECIDED = re.compile(
     r"\b(?:either|between|both)\s+(?:options?\s+|choices?\s+)?" + _LETTER + r"\s*(?:,\s*"
     + _LETTER + r"\s*)*(?:,?\s*(?:or|and)\s+)" + _LETTER + r"(?![\w'])|"
     r"(?<![\w'])" + _LETTER + r"(?:\s*,\s*" + _LETTER + r")*,?\s+or\s+" + _LETTER
-    + r"(?![\w'])(?=\s*(?:[.!?]|$|\s+(?:could|would|might|may|both|all|look|seem|depending)\b|"
+    + r"(?![\w'])(?=\s*(?:[.!?\u2014\u2013]|$|\s+(?:could|would|might|may|both|all|look|seem|depending)\b|"
     r"\s+(?:are|is)\s+(?!(?:both\s+|also\s+|clearly\s+)?(?:wrong|incorrect|out|not|false|ruled|"
     r"eliminated|impossible|unlikely)\b)))|"
     r"(?:^|[-\u2014\u2013:]\s*)" + _LETTER + r"\s+or\s+" + _LETTER + r"\s*[.!?]?\s*$|"
@@ -101,9 +101,22 @@ _UNDECIDED = re.compile(
     r"(?:\u90fd|\u4e24\u8005|\u3069\u3061\u3089\u3082|\u4e21\u65b9|\u4e5f)", re.I)
 
 
+# "which is B. Or maybe A, I always mix these up": a second letter offered after the answer
+_SECOND_GUESS = re.compile(r"\bor\s+(?:maybe|perhaps|possibly|probably)\s+(?:it'?s\s+)?(?:option\s+)?"
+                           + _LETTER + r"(?![\w'])", re.I)
+
+
+def second_guess(text: str) -> bool:
+    """After its answer the reply offers another letter as a possibility ("… B. Or maybe A")."""
+    return bool(_SECOND_GUESS.search(text))
+
+
 def undecided(text: str) -> bool:
-    """The reply leaves the choice between options open (see the module docstring)."""
-    return bool(_UNDECIDED.search(text))
+    """The reply leaves the choice between options open (see the module docstring); a list
+    the reply negates ("Definitely not B, C or D — …") leaves nothing open."""
+    from rattle.judges.reply import negated_before
+
+    return any(not negated_before(text, m.start()) for m in _UNDECIDED.finditer(text))
 
 
 _PICK = r"(?:pick|choose|select|name|endorse|declare|rank|recommend|favou?r)"
