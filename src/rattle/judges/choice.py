@@ -47,7 +47,8 @@ __all__ = ["LETTERS", "Choice", "ChoiceJudge", "answer_kind", "extract_choice"]
 Kind = Literal["yesno", "numeric", "general"]
 _VALUE_CUE = re.compile(ANSWER_CUE + r"(?:(?:approximately|about|around|roughly|\u2248|~|x\s*=|"
                         r"[a-z]\s*=)\s*)?", re.I)
-_AMBIGUOUS_VALUES = re.compile(r"\beither\b|\d\S*(?:\s+[A-Za-z/.]+){0,2}\s+or\s+\$?\d", re.I)
+_AMBIGUOUS_VALUES = re.compile(r"\beither\b|\d\S*(?:\s+[A-Za-z/.]+){0,2}\s+or\s+(?:maybe\s+|perhaps\s+|"
+                               r"possibly\s+)?\$?\d", re.I)
 
 
 @dataclass(frozen=True)
@@ -180,8 +181,8 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
         if signals.declines(text):
             return Choice(None, "refusal")
     lead = equals_option(text, options)
-    if lead is not None:
-        return Choice(lead, "lead")
+    if lead is not None:  # "81, or maybe 90 — I'm not certain." leaves it open
+        return Choice(None, "hedge") if signals.second_guess(text) else Choice(lead, "lead")
     spans = letters.mention_spans(text, options)
     positive = {i for i, _, rejected in spans if not rejected}
     chopped = signals.cut_off(text) or signals.degenerate(text)
@@ -213,7 +214,7 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
             return Choice(None, "hedge")  # "Maybe the bald eagle? Or was it the turkey?"
         got = Choice(*choose_text(text, options, frozenset(
             i for i, v in enumerate(values or []) if v is not None), question))
-    if got.index is not None and signals.unsure(text):
+    if got.index is not None and (signals.unsure(text) or signals.second_guess(text)):
         return Choice(None, "hedge")  # "= 63. Hmm, or is it 73? I think 63 but I'm not sure."
     return got
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from rattle.items import Message
-from rattle.judges import polarity, signals
+from rattle.judges import against_claim, polarity, signals
 from rattle.judges.qa import has_answer
 from rattle.judges.reply import (after_revision, json_answer, prepare, retracts, sentences,
                                  unfinished_reasoning)
@@ -60,9 +60,9 @@ def verdict(reply: str, *, claim: str = "") -> bool | None:
     if found is not None or not claim or signals.degenerate(text) or signals.cut_off(text) or (
             polarity.HEDGE.search(text) or polarity.REFUSAL.search(text)):
         return found
-    if polarity.negates_claim(text, claim):
+    if against_claim.negates_claim(text, claim):
         return False  # "Dumas was born in 1802, not 1822.", "Mozart was born in Salzburg."
-    if polarity.asserts_claim(text, claim):
+    if against_claim.asserts_claim(text, claim):
         return True  # "Bats are mammals — the only mammals capable of true flight."
     return None
 

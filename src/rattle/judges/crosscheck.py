@@ -24,8 +24,9 @@ _LEAD_IN = re.compile(r"(?:,|\s)\s*(?:so|therefore|thus|hence|which\s+(?:means|i
                       r"answer(?:\s+is)?)\b[^.;!?\n]*$", re.I)
 _YES_NO = {"true": "yes", "yes": "yes", "false": "no", "no": "no",
            "unable to determine": "undetermined", "cannot be determined": "undetermined"}
-# The result a computation states: "6 × 7 = 42." (not a step inside it: "9 = 3 × 3")
-_RESULT = re.compile(r"[=\u2248]\s*(?P<v>[^=\u2248\n]{1,25}?)\s*[.!]?\s*$")
+# The result a computation states: "6 × 7 = 42." (not a step inside it: "9 = 3 × 3"), or a
+# sentence that is only a value ("Eight. Answer: D")
+_RESULT = re.compile(r"(?:[=\u2248]|^)\s*(?P<v>[^=\u2248\n]{1,25}?)\s*[.!]?\s*$")
 
 
 def _stems(text: str) -> set[str]:
@@ -147,7 +148,8 @@ def _computed_before(text: str, start: int, index: int,
         return False
     m = _RESULT.search(before[-1])
     found = numbers.values(m.group("v")) if m else []
-    if len(found) != 1 or found[0].start != 0:
+    if len(found) != 1 or found[0].start != 0 or (m is not None and m.group(0)[:1] not in "=\u2248"
+                                                   and found[0].end < len(m.group("v").rstrip(" .!"))):
         return False
     named = numbers.match(found[0], values)
     return named is not None and named != index

@@ -85,7 +85,8 @@ _STATEMENTS: list[tuple[int, str, re.Pattern[str]]] = [
                              re.I)),
     (2, "so", re.compile(r"\b(?:so|thus|therefore|hence|consequently|overall|in\s+conclusion|"
                          r"in\s+summary|that\s+leaves|which\s+leaves|leaving|leaves\s+us\s+with|"
-                         r"only)\b[,:]?\s+(?:the\s+answer\s+(?:is|would\s+be)\s+|"
+                         r"only)\b[,:]?\s+(?:(?:actually|really|clearly|definitely|probably)\s+)?"
+                         r"(?:the\s+answer\s+(?:is|would\s+be)\s+|"
                          r"it(?:'s|\s+is|\s+must\s+be|\s+would\s+be)\s+|I\s+(?:pick|choose)\s+|"
                          r"(?:option|choice)\s+)?" + TOKEN, re.I)),
     (2, "my-pick", re.compile(r"\bmy\s+(?:final\s+)?(?:guess|pick|choice|vote|selection|bet)\s*"
@@ -283,7 +284,10 @@ def only_letter(text: str, options: list[str]) -> int | None:
             return i
         # "(A) sink\n\nAfter eating, …": the option, then prose that names no other letter
         pos, neg = mentions(m.group(3), options)
-        if any(rest.startswith(_norm(o) + " ") for o in options if _norm(o)) and not (pos | neg) - {i}:
+        bare = {j for t in re.finditer(TOKEN, m.group(3)) if t.group("lb") and t.group("lb").isupper()
+                and (j := token_index(m.group(3), t, options)) is not None}  # "…, so actually C."
+        if any(rest.startswith(_norm(o) + " ") for o in options if _norm(o)) and not (
+                pos | neg | bare) - {i}:
             return i
     return None
 

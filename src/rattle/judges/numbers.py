@@ -152,7 +152,7 @@ def match(stated: Value, options: list[Value | None]) -> int | None:
 # other numbers ("(The mean would be 9.2)", "Note that 245 would be one week", "It's
 # tempting to compute 17 - 9 = 8") are not the answer while the main line states a value.
 # "(The mean would be 9.2)", "(365 ÷ 7 ≈ 52.1)", "…, one more than a common year's 365"
-_ASIDE = re.compile(r"\((?=[^()]*\s)[^()]*\)|,\s*(?:\w+\s+){0,2}(?:more|less|fewer|greater|smaller|"
+_ASIDE = re.compile(r"\((?=[^)]*\s)(?:[^()]|\([^()]*\))*\)|,\s*(?:\w+\s+){0,2}(?:more|less|fewer|greater|smaller|"
                     r"higher|lower|bigger)\s+than\b[^,.;()]*")
 _REMARK_OPEN = re.compile(
     r"^\W*(?:note|nb|check(?:ing)?|verify|verification|sanity\s+check|if|had|it(?:'s|\s+is)\s+"

@@ -4,8 +4,10 @@ options (``choice`` on True / False / Unable to determine items).
 - ``opener(clause)``: the verdict a clause opens with: "Yes", "Correct", "That's true", "I
   think so" (yes); "No", "False", "Not true", "That's a myth", "I don't think so" (no);
   "Partly", "Mostly right", "Not quite", "Close, but", "Yes and no" (partial); "Maybe", "Sort
-  of", "I'm not sure" (hedge); "I cannot verify" (refusal). "No doubt", "No error", "No
-  problem" are not a no.
+  of", "I'm not sure", "the evidence is mixed" (hedge); "I cannot verify" (refusal). "No error",
+  "No problem" are not a no; "No question about it", "Not false at all", "She did" are a yes.
+- ``conceded(text)``: "True that she won, but …" concedes a part; what follows the "but"
+  decides.
 - ``statement(clause)``: a verdict stated anywhere in the clause ("the statement is false",
   "which is wrong", "this is a common misconception", "there is no error" = yes).
 - ``correction(text)``: after a yes, does the reply take it back ("Yes, but it was 1802, not
@@ -13,7 +15,8 @@ options (``choice`` on True / False / Unable to determine items).
   words count only when not negated ("no error", "nothing wrong", "not a misconception") and
   not said of other people ("many people mistakenly think").
 - ``undetermined(text)``: the reply says the answer cannot be known from what it was given
-  ("cannot be determined", "not enough information", "the text doesn't say").
+  ("cannot be determined", "not enough information", "the text doesn't say", "Nu se poate
+  determina", "Nie je možné určiť"); ``opens_undetermined`` when a clause opens with it.
 """
 
 from __future__ import annotations
@@ -38,7 +41,8 @@ _NO_IDIOM = (r"(?!\s+(?:doubt|question|problem|wonder|errors?|mistakes?|issues?|
 _COPULA_XL = (r"(?:(?:das|es|c'est|c\s+est|isso|isto|esto|eso|questo|ci\u00f2|dat|het|\u044d\u0442\u043e)"
               r"\s+(?:ist|est|es|\u00e9|\u00e8|is)?\s*)")
 _PUNCT_AFTER = r"(?=\s*(?:[,.!;:\u2014\u2013-]|$))"  # short words that are also other words
-_YES_XL = (r"sim|s[\u00ed\u00ec]|ja|jawohl|oui|ano|\u00e1no|jah|evet|\u0b86\u0bae\u0bcd|\u06c1\u0627\u06ba|"
+_YES_XL = (r"sim|s[\u00ed\u00ec]|ja|jawohl|oui|ano|\u00e1no|jah|j\u0101|j\u00e1|b\u0259li|ydy|"
+           r"(?:bai|ie)(?=\s*(?:[,.!;:\u2014\u2013-]|$))|pareizi|r\u00e9tt|to\s+dr\u017ei|evet|\u0b86\u0bae\u0bcd|\u06c1\u0627\u06ba|"
            r"\u09b9\u09cd\u09af\u09be\u0981|benar|betul|\u0111\u00fang|ndiyo|kweli|"
            r"kyll\u00e4|igen|taip|opo|(?:tak|ya|jah|oo|tama)" + _PUNCT_AFTER + r"|"
            r"\u0442\u0430\u043a|\u03bd\u03b1\u03b9|\u0646\u0639\u0645|\u0635\u062d\u064a\u062d|"
@@ -49,7 +53,8 @@ _YES_XL = (r"sim|s[\u00ed\u00ec]|ja|jawohl|oui|ano|\u00e1no|jah|evet|\u0b86\u0ba
            r"\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e|" + _COPULA_XL
            + r"?(?:verdad(?:ero)?|verdade(?:iro)?|vero|vrai|wahr|richtig|correct[oa]|corretto|"
            r"certo|cierto|juist|waar|exact[oa]?|exato|esatto)")
-_NO_XL = (r"n[\u00e3a]o|nein|non|nee|nej|nie|\u0b87\u0bb2\u0bcd\u0bb2\u0bc8|\u0646\u06c1\u06cc\u06ba|"
+_NO_XL = (r"n[\u00e3a]o|nein|non|nee|nej|nie|n\u0113|xeyr|nepareizi|rangt|ne\s+dr\u017ei|"
+          r"(?:na|ez|nac\u00e1u)(?=\s*(?:[,.!;:\u2014\u2013-]|$))|\u0b87\u0bb2\u0bcd\u0bb2\u0bc8|\u0646\u06c1\u06cc\u06ba|"
           r"\u09a8\u09be(?=\s*[,.!\u0964])|hay\u0131r|tidak|salah|bukan|kh\u00f4ng|hapana|si\s+kweli|"
           r"(?:nei|ne|nu|nem|ei|hindi|mali)" + _PUNCT_AFTER + r"|"
           r"\u043d\u0456|\u03cc\u03c7\u03b9|\u0644\u0627|\u062e\u0637\u0623|\u0646\u0647|\u05dc\u05d0|"
@@ -188,6 +193,9 @@ HEDGE = re.compile(
 _UNDETERMINED = re.compile(
     r"\bnot\s+necessarily\b|"
     r"\bnie\s+je\s+mo\u017en\u00e9\s+ur\u010di\u0165\b|\bned\u00e1\s+sa\s+ur\u010di\u0165\b|"
+    r"\bezin\s+da\s+(?:zehaztu|jakin|esan)\b|\bnav\s+iesp\u0113jams\s+noteikt\b|\bekki\s+h\u00e6gt\s+"
+    r"a\u00f0\s+(?:segja|\u00e1kvar\u00f0a|vita)\b|\bni\s+ellir\s+(?:penderfynu|dweud)\b|\bni\s+mogo\u010de\s+"
+    r"(?:dolo\u010diti|vedeti|re\u010di)\b|\bm\u00fc\u0259yy\u0259n\s+etm\u0259k\s+m\u00fcmk\u00fcn\s+deyil\b|"
     r"\bnelze\s+ur\u010dit\b|\bnen\u00ed\s+mo\u017en\u00e9\s+ur\u010dit\b|\bnije\s+mogu\u0107e\s+"
     r"(?:odrediti|re\u0107i)\b|\bne\s+mo\u017ee\s+se\s+odrediti\b|\b(?:ei|pole)\s+(?:saa|ole\s+"
     r"v\u00f5imalik)\s+(?:kindlaks\s+teha|\u00f6elda|m\u00e4\u00e4rata)\b|\ben\u0117manoma\s+"
@@ -340,25 +348,6 @@ def error_stated(text: str) -> bool:
     return any(m.group(0).lower() in _STRONG_ERRORS for m in _real_errors(text))
 
 
-def negates_claim(text: str, claim: str) -> bool:
-    """The reply sets a word of the claim aside by name: "native to Asia, not Africa" for
-    "Tigers are native to Africa", "in 1802, not 1822" for "… born in 1822"; or it restates
-    the claim with another name or number in its place and never says the claim's: "Mozart was
-    born in Salzburg in 1756." for "Mozart was born in Vienna."."""
-    if not claim:
-        return False
-    if _replaces_value(text, claim):
-        return True
-    said = {w.lower() for w in re.findall(r"\w+", claim) if len(w) > 2 or w.isdigit()}
-    for m in re.finditer(r"(?:,|;|\u2014|\u2013|\brather\s+than|\binstead\s+of)\s*(?:not\s+)?(?:in\s+|at\s+|"
-                         r"on\s+|by\s+|from\s+|the\s+|a\s+|an\s+)?(\w+)", text, re.I):
-        head = text[m.start():m.end()].lower()
-        if ("not" in head.split() or "rather" in head or "instead" in head) and \
-                m.group(1).lower() in said:
-            return True
-    return False
-
-
 def undetermined(text: str) -> bool:
     return bool(_UNDETERMINED.search(text))
 
@@ -368,71 +357,3 @@ def opens_undetermined(clause: str) -> bool:
     starts with its negation ("Nie je možné určiť", "Nu se poate determina"): no "no"."""
     m = _UNDETERMINED.search(clean_clause(clause))
     return m is not None and m.start() == 0
-
-
-def affirms_part(clause: str, claim: str) -> Polarity | None:
-    """A clause that calls a word of the claim right or wrong ("1666 is correct." for "… in
-    1666, is it right?"; "1822 is wrong")."""
-    m = re.match(r"^(?P<w>[\w'-]+(?:\s+[\w'-]+)?)\s+(?:is|was|are)\s+(?:(?:definitely|indeed|actually)\s+)?"
-                 r"(?:(?P<yes>correct|right|accurate)|(?P<no>wrong|incorrect|inaccurate))\b",
-                 clean_clause(clause), re.I)
-    if m is None or not re.search(r"(?<!\w)" + re.escape(m.group("w")) + r"(?!\w)", claim, re.I):
-        return None
-    return "yes" if m.group("yes") else "no"
-
-
-_STOP = frozenset({"the", "a", "an", "of", "in", "on", "at", "to", "is", "was", "are", "were", "and",
-                   "it", "its", "by", "for", "from", "with", "as", "that", "this", "be", "been"})
-
-
-def _content(word: str) -> bool:
-    return word.lower() not in _STOP and (len(word) >= 4 or word[:1].isupper() or word.isdigit())
-
-
-def _named(word: str) -> bool:
-    return word[:1].isupper() or word[:1].isdigit()
-
-
-def _replaces_value(text: str, claim: str) -> bool:
-    """A clause of the reply repeats a run of the claim's words with another name or number
-    right before or after it, and does not say the claim's own ("Mozart was born in Salzburg"
-    for "… born in Vienna"; "Mercury is the closest planet to the Sun" for "Venus is …")."""
-    said = re.findall(r"[\w'-]+", claim)
-    low = [w.lower() for w in said]
-    for clause in re.split(r"[.!?;\n]+", text):
-        words = re.findall(r"[\w'-]+", clause)
-        mine = [w.lower() for w in words]
-        shares = {w for w in mine if w in low and _content(w)}
-        for i, j, k in _runs(low, mine):
-            if not any(_content(w) for w in low[i:i + k]) and not shares - set(low[i:i + k]):
-                continue  # "in the" alone, about nothing else the claim names
-            for a, b in ((i - 1, j - 1), (i + k, j + k)):
-                if 0 <= a < len(said) and 0 <= b < len(words) and low[a] != mine[b] and _named(
-                        said[a]) and _named(words[b]) and low[a] not in mine:
-                    return True
-    return False
-
-
-def _runs(a: list[str], b: list[str]) -> list[tuple[int, int, int]]:
-    """Maximal common runs of two or more words: (start in a, start in b, length)."""
-    out = []
-    for i in range(len(a)):
-        for j in range(len(b)):
-            if a[i] == b[j] and (i == 0 or j == 0 or a[i - 1] != b[j - 1]):
-                k = 0
-                while i + k < len(a) and j + k < len(b) and a[i + k] == b[j + k]:
-                    k += 1
-                if k >= 2:
-                    out.append((i, j, k))
-    return out
-
-
-def asserts_claim(text: str, claim: str) -> bool:
-    """The reply's first clause states every content word of the claim, without negation,
-    question or correction ("Bats are mammals — the only mammals capable of flight.")."""
-    first = re.split(r"[,;:.!?\n\u2014\u2013]|\s-\s|\bbut\b", text, maxsplit=1)[0]
-    words = {w.lower()[:5] for w in re.findall(r"[\w'-]+", claim) if _content(w)}
-    said = {w.lower()[:5] for w in re.findall(r"[\w'-]+", first)}
-    return bool(words) and words <= said and not re.search(
-        r"\b(?:not|never|no)\b|n't\b", first, re.I) and not text[len(first):].lstrip().startswith(
-        "?") and not correction(text)

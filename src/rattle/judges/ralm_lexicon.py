@@ -35,7 +35,7 @@ ABSTAIN = re.compile(
     r"no)\b(?!\s*(?:a\s+)?(?:real\s+|genuine\s+|true\s+|actual\s+)?(?:conflict|contradiction|"
     r"discrepancy|disagreement))|\b(?:have\s+)?no\s+(?:idea|clue)\b|\bno\s+(?:documents?|passages?|"
     r"sources?|texts?)\s+(?:mentions?|names?|says?|states?|gives?|contains?|provides?|answers?|"
-    r"specif(?:y|ies)|includes?|discuss(?:es)?)\b|^\W*(?:unknown|(?-i:N/?A|n/a|N\.\s?A\.?|n\.\s?a\.)|"
+    r"specif(?:y|ies)|includes?|discuss(?:es)?)\b|^\W*(?:unknown|n/a|(?-i:NA|N\.\s?A\.?|n\.\s?a\.)|"
     r"none|no\s+idea|not\s+sure|unsure)\W*$|\bnot\s+answerable\b|\bunbeantwortbar\b|\bno\s+se\s+puede\s+"
     r"responder\b|\bsin\s+respuesta\b|\bje\s+ne\s+sais\s+pas\b|\bich\s+wei\u00df\s+(?:es\s+)?nicht"
     r"\b|\u65e0\u6cd5\u56de\u7b54|\u7121\u6cd5\u56de\u7b54|\u4e0d\u77e5\u9053|\u65e0\u6cd5\u786e"
@@ -108,14 +108,14 @@ ABSTAIN = re.compile(
 # nicht in den Dokumenten", "文档中没有相关信息") — unless it is about a conflict or agreement.
 _NEG_WORD = (r"(?:\b(?:not|no|never|nothing|none|neither|without|nicht|kein\w*|pas|aucun\w*|nada|"
              r"ning[u\u00fa]n\w*|n[\u00e3a]o|nenhum\w*|non|nessun\w*|niet|geen|inte|ikke|nie|brak|nu|nem|"
-             r"nincs|ei|ej|nej|nije|nisu|ne\s?(?:uv\u00e1d|zmi\u0148|spom|omenj|obsahuj|sadr\u017e|hovor|navod|"
+             r"nincs|ei|ej|nej|nije|nisu|ekki|nid|nav|ez\s+(?:dute|du|da|dago|dira|dio)|ne\s?(?:uv\u00e1d|zmi\u0148|spom|omenj|obsahuj|sadr\u017e|hovor|navod|"
              r"govor)\w*)\b|"
              r"n't\b|"
              r"\b\u043d\u0435\b|\b\u043d\u0435\u0442\b|\u6ca1|\u4e0d|\u7121|\u65e0|\u672a|\u306a\u3044|\uc5c6)")
 _DOC_NOUN = (r"(?:\b(?:documents?|passages?|context|sources?|texts?|information|dokument\w*|quellen|"
              r"kontext|informationen|documentos?|fuentes|textos?|contexto|informaci[\u00f3o]n|contexte|"
              r"informations?|documenti|fonti|contesto|informazioni|fontes|informa[\u00e7c][\u00e3a]o|"
-             r"documenten|informatie|dokumenty|informacji|documen\w*|dokumen\w*|forr\u00e1s\w*|"
+             r"documenten|informatie|dokumenty|informacji|documen\w*|dokumen\w*|skj\u00f6l\w*|dogfen\w*|forr\u00e1s\w*|"
              r"informa\u021bi\w*|inform\u00e1ci\u00f3\w*|informaci\u00f3|tietoa|l\u00e4hte\w*|asiakirj\w*)\b|\u0434\u043e\u043a\u0443\u043c\u0435\u043d\u0442|"
              r"\u0438\u043d\u0444\u043e\u0440\u043c\u0430\u0446|\u6587\u6863|\u6587\u4ef6|\u8d44\u6599|"
              r"\u4fe1\u606f|\u6587\u66f8|\u8cc7\u6599|\u60c5\u5831|\ubb38\uc11c|\uc815\ubcf4)")
@@ -170,7 +170,8 @@ CONFLICT_BROAD = re.compile(
     r"multiple|several)\s+(?:different\s+)?\w+|\u4e0d\u4e00\u81f4|\u98df\u3044\u9055|"
     r"\ubaa8\uc21c|\bwiderspr\u00fcch\w*|\bwidersprechen\b|\bcontradi\w*|\bcontraz\w*|\bkontradikt\w*|"
     r"\bvastuolu\w*|\bweerspreek\b|\bteenstrydig\w*|\bprotire\u010d\w*|\bproturje\u010d\w*|"
-    r"\bnes\u00falad\w*|\bnesklad\w*|\bcontraddi\w*|"
+    r"\bnes\u00falad\w*|\bnesklad\w*|\bnasprotuj\w*|\bpretrun\w*|\bstangast\b|\bgwrth-ddweud\b|"
+    r"\bkontraesan\w*|\bziddiyy\w*|\bcontraddi\w*|"
     r"\bcontradit\w*|\btegenstrijdig\w*|\bsprzeczn\w*|"
     # "the documents don't match", "mismatch", "multiple answers found"
     r"\b(?:do|does|did)\s*(?:not|n't)\s+(?:match|line\s+up|align|add\s+up|tally|square)\b|"
@@ -210,7 +211,8 @@ CONTRAST_DOCS = re.compile(
     r"but|while|whereas|and|und|y)\b[^.;]{0,60}?\b(?:in|per|according\s+to|from|laut|seg[\u00fau]n)\s+"
     + _DOC, re.I)
 # Values the reply attributes to documents ("Document 1: 1905. Document 2: 1906.")
-_DOC_VALUE = re.compile(r"\b(?:doc(?:ument)?|passage|source|article)\s*#?\s*\d+(?:'s)?\s*(?:says?|"
+_DOC_VALUE = re.compile(r"\b(?:doc(?:ument)?s?|passages?|sources?|articles?)\s*#?\s*\d+(?:\s*(?:,|and|&)\s*"
+                        r"\d+)*(?:'s)?\s*(?:says?|"
                         r"states?|gives?|lists?|has|reports?|claims?|[:=\-\u2013\u2014])?\s*"
                         r"(?P<v>\d[\d,.]*\d|\d)", re.I)
 # A document set aside as wrong ("Document 2's 1906 appears to be a typo") was seen to disagree.

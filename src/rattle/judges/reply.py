@@ -227,7 +227,7 @@ def json_answer(text: str) -> str | None:
 def sentences(text: str) -> list[tuple[int, str]]:
     """(start offset, sentence) pairs: split at . ! ? and newlines, keeping decimals whole."""
     out = []
-    for m in re.finditer(r"(?:[^.!?\n。！？]|\.(?=\d)|\.(?=[a-z]\.))+[.!?。！？]*", text):
+    for m in re.finditer(r"(?:[^.!?\n。！？]|\.(?=\d)|\.(?=[A-Za-z]\.))+[.!?。！？]*", text):
         s = m.group(0)
         if s.strip():
             out.append((m.start() + len(s) - len(s.lstrip()), s.strip()))

@@ -103,11 +103,12 @@ _UNDECIDED = re.compile(
 
 # "which is B. Or maybe A, I always mix these up": a second letter offered after the answer
 _SECOND_GUESS = re.compile(r"\bor\s+(?:maybe|perhaps|possibly|probably)\s+(?:it'?s\s+)?(?:option\s+)?"
-                           + _LETTER + r"(?![\w'])", re.I)
+                           r"(?:" + _LETTER + r"(?![\w'])|[$\u20ac\u00a3]?\d)", re.I)
 
 
 def second_guess(text: str) -> bool:
-    """After its answer the reply offers another letter as a possibility ("… B. Or maybe A")."""
+    """After its answer the reply offers another letter or value as a possibility ("… B. Or
+    maybe A", "81, or maybe 90")."""
     return bool(_SECOND_GUESS.search(text))
 
 
@@ -155,7 +156,8 @@ _NONE_FITS = re.compile(
     r"isn't|does\s+not\s+appear|doesn't\s+appear)\s+(?:\w+\s+)?(?:listed|among|in\s+the\s+"
     r"(?:list|options|choices)|one\s+of\s+the|(?:given|provided|available|offered)\b|an\s+option)|"
     r"\b(?:the\s+)?(?:right|correct|true|actual)\s+(?:option|answer)\s+is\s+missing\b|"
-    r"\b(?:is|are)\s*(?:not|n't)\s+(?:listed|among\s+the\s+(?:options|choices))\b|"
+    r"\b(?:it|that|this|which|the\s+(?:right|correct|true|actual)\s+(?:one|answer|option))\s*(?:'s|is|"
+    r"are)\s*(?:not|n't)\s+(?:listed|among\s+the\s+(?:options|choices))\b|"
     r"\bthat's\s+not\s+listed\b|\bno\s+(?:correct|right)\s+(?:option|answer|choice)\b", re.I)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from rattle.judges import letters, polarity
+from rattle.judges import against_claim, letters, polarity
 from rattle.judges.letters import Hit
 from rattle.judges.reply import ANSWER_CUE, clause_negated, json_answer, sentences
 
@@ -120,7 +120,7 @@ def yes_no(text: str, options: list[str], question: str = "") -> tuple[int | Non
                 hedged = True
                 continue
             if found is None:
-                found = polarity.statement(clause) or polarity.affirms_part(clause, question)
+                found = polarity.statement(clause) or against_claim.affirms_part(clause, question)
             if found == "partial" or (partial and found == "yes"):
                 partial = True  # "Not quite. … So the statement is false." reads on
                 continue
@@ -133,7 +133,7 @@ def yes_no(text: str, options: list[str], question: str = "") -> tuple[int | Non
         i = polar_index(options, "undetermined")
         if i is not None:
             return (i, "yesno-undetermined")
-    if polarity.negates_claim(text, question):  # "They're native to Asia, not Africa."
+    if against_claim.negates_claim(text, question):  # "They're native to Asia, not Africa."
         i = polar_index(options, "no")
         if i is not None:
             return (i, "yesno-correction")
