@@ -118,9 +118,9 @@ def _runs(a: list[str], b: list[str], *, shortest: int = 2) -> list[tuple[int, i
 
 
 def asserts_claim(text: str, claim: str) -> bool:
-    """The reply's first clause states every content word of the claim, without negation,
+    """The reply's first sentence states every content word of the claim, without negation,
     question or correction ("Bats are mammals — the only mammals capable of flight.")."""
-    first = re.split(r"[,;:.!?\n\u2014\u2013]|\s-\s|\bbut\b", text, maxsplit=1)[0]
+    first = re.split(r"[;.!?\n]|\bbut\b", text, maxsplit=1)[0]
     words = {w.lower()[:5] for w in re.findall(r"[\w'-]+", claim) if _content(w)}
     said = {w.lower()[:5] for w in re.findall(r"[\w'-]+", first)}
     return bool(words) and words <= said and not re.search(

@@ -54,12 +54,24 @@ def verdict(reply: str, *, claim: str = "") -> bool | None:
             return found
         if retracts(text) and _verdict(text) is True:
             return False  # "Yes. Wait, no — the Treaty was signed in 1919."
+    opening = " ".join(re.findall(r"[\w'-]+", claim)[:2])
+    if opening and re.match(r"\W*" + re.escape(opening) + r"\b", text, re.I) and not (
+            signals.degenerate(text) or signals.cut_off(text)):
+        # The reply opens by restating the claim ("Mostly Murder is the 1964 autobiography …"):
+        # its first word is the claim's, not a verdict.
+        against = _against(text, claim)
+        if against is not None:
+            return against
     found = _verdict(text)
     if found is False and claim and signals.degenerate(text) and _restates(text, claim):
         return None
     if found is not None or not claim or signals.degenerate(text) or signals.cut_off(text) or (
             polarity.HEDGE.search(text) or polarity.REFUSAL.search(text)):
         return found
+    return _against(text, claim)
+
+
+def _against(text: str, claim: str) -> bool | None:
     if against_claim.negates_claim(text, claim):
         return False  # "Dumas was born in 1802, not 1822.", "Mozart was born in Salzburg."
     if against_claim.asserts_claim(text, claim):

@@ -30,7 +30,7 @@ from rattle.datasets import load_dataset
 from rattle.errors import ConfigError, DataError
 from rattle.flows import FlowRunner
 from rattle.items import Document, Item, Judgement, Query, Response, derived
-from rattle.judges.ralm import says_conflict, says_unanswerable
+from rattle.judges.ralm import has_content, says_conflict, says_unanswerable, unusable
 from rattle.matching import exact_match, f1, has_answer
 from rattle.metrics.core import MetricValue
 from rattle.metrics.ralm import ralm_metrics
@@ -342,7 +342,11 @@ class RALMSuite(Suite):
         abstain = says_unanswerable(text, mode=self.detect)
         conflict = says_conflict(text, mode=self.detect)
         conflict_answers = case.variant.label.get("conflict_answers") or []
-        if not response.ok:
+        # broad mode reads replies as the labelled sets do: a loop, a refusal of the task, an
+        # answer offered with the keyword only as a possibility, or no content is unmeasured
+        unread = None if self.detect != "broad" or not response.ok else (
+            unusable(text) or (None if has_content(text) else "empty"))
+        if not response.ok or unread is not None:
             correct: bool | None = None
         elif prompt == "unans" and not case.group["answerable"]:
             correct = abstain
@@ -353,7 +357,7 @@ class RALMSuite(Suite):
         else:
             correct = gold
         judgement = Judgement(correct, text, {
-            "status": "parsed" if response.ok else "error",
+            "status": "error" if not response.ok else unread or "parsed",
             "em": exact_match(item.answers, text), "f1": f1(item.answers, text),
             "has_gold": gold, "says_unanswerable": abstain, "says_conflict": conflict,
             "has_conflict_answer": bool(conflict_answers) and has_answer(conflict_answers, text),
