@@ -75,11 +75,9 @@ def _replaces_value(text: str, claim: str) -> bool:
     for clause in re.split(r"[.!?;\n]+|,\s*(?:and|but|while|whereas|though)\b", text):
         words = re.findall(r"[\w'-]+", clause)
         mine = [w.lower() for w in words]
-        negated_in_claim = {low[i + 1] for i in range(len(low) - 1) if low[i] in _NEGATORS}
-        after = [j + 2 if j + 2 < len(mine) and mine[j + 1] in _PREPOSITIONS | {"a", "an", "the"}
-                 else j + 1 for j, w in enumerate(mine) if w in _NEGATORS]
+        negated_in_claim = {low[j] for j in _negated(low) if j < len(low)}
         if any(j < len(mine) and mine[j] in low and _content(words[j]) and mine[j] not in
-               negated_in_claim for j in after):
+               negated_in_claim for j in _negated(mine)):
             return True  # "neither positive", "no official language" (not "… is not visible" for
             # "… is not visible from space")
         shares = {w for w in mine if w in low and _content(w)}
@@ -97,6 +95,12 @@ def _replaces_value(text: str, claim: str) -> bool:
                         said[a]) and _named(words[b]) and low[a] not in mine:
                     return True
     return False
+
+
+def _negated(words: list[str]) -> list[int]:
+    """Positions of the words a negator sets aside ("not Paris", "not in Italy", "no official")."""
+    return [j + 2 if j + 2 < len(words) and words[j + 1] in _PREPOSITIONS | {"a", "an", "the"}
+            else j + 1 for j, w in enumerate(words) if w in _NEGATORS]
 
 
 _NEGATORS = frozenset({"not", "no", "never", "neither", "nor", "isn't", "aren't", "wasn't", "weren't"})
@@ -118,11 +122,13 @@ def _runs(a: list[str], b: list[str], *, shortest: int = 2) -> list[tuple[int, i
 
 
 def asserts_claim(text: str, claim: str) -> bool:
-    """The reply's first sentence states every content word of the claim, without negation,
-    question or correction ("Bats are mammals — the only mammals capable of flight.")."""
+    """The reply's first sentence states every content word of the claim, without a negation
+    the claim lacks, a question or a correction ("Bats are mammals — the only mammals capable of
+    flight.")."""
     first = re.split(r"[;.!?\n]|\bbut\b", text, maxsplit=1)[0]
     words = {w.lower()[:5] for w in re.findall(r"[\w'-]+", claim) if _content(w)}
     said = {w.lower()[:5] for w in re.findall(r"[\w'-]+", first)}
-    return bool(words) and words <= said and not re.search(
-        r"\b(?:not|never|no)\b|n't\b", first, re.I) and not text[len(first):].lstrip().startswith(
+    negation = r"\b(?:not|never|no)\b|n't\b"
+    return bool(words) and words <= said and len(re.findall(negation, first, re.I)) == len(
+        re.findall(negation, claim, re.I)) and not text[len(first):].lstrip().startswith(
         "?") and not correction(text)
