@@ -186,3 +186,19 @@ def test_first_item_keeps_a_reply_that_opens_with_a_header() -> None:
     assert first_item("Question: Is it B?\nAnswer: B") == "Question: Is it B?\nAnswer: B"
     assert first_item("B\nQ2: Next?\nAnswer: C") == "B"
     assert first_item("B. Exercise 2: inline, not a new line") == "B. Exercise 2: inline, not a new line"
+
+
+def test_readings_added_after_the_last_round() -> None:
+    tf = TF
+    assert extract_choice("Dogs are mammals.", tf, question="Is a dog a mammal?").index == 2
+    assert extract_choice("Far older.", tf, question="Is Athens older than Berlin?").index == 2
+    assert extract_choice("No longer — it was renamed.", tf, question="Is Bombay its name?").index \
+        == 0
+    assert verdict("Berlin is larger than Paris.", claim="Paris is larger than Berlin.") is False
+    assert verdict("Much colder, in fact.", claim="Antarctica is colder than the Arctic.") is True
+    assert verdict("Yes, except it was 1790. Actually no, 1789 is right.",
+                   claim="It began in 1789.") is True
+    assert extract_choice("The answer is 18. Answer: A", NUMS).how == "conflicting"
+    assert classify_reply("unanswerable? no: 1789.", prompt="unans", mode="broad") == "answer"
+    assert classify_reply("1789, a disputed date rather than a conflict between the documents.",
+                          prompt="conflict", mode="broad") == "answer"

@@ -9,6 +9,8 @@ yes/no items with their question): used only when the reply carries no verdict w
 - ``asserts_claim``: the reply's first clause states every content word of the claim ("Bats are
   mammals — the only mammals capable of true flight.").
 - ``affirms_part``: a clause calls a word of the claim right or wrong ("1666 is correct").
+- ``intensifies``: the reply opens with a stronger form of the claim's comparative ("Much
+  heavier — …" for "Gold is heavier than water").
 """
 
 from __future__ import annotations
@@ -35,6 +37,18 @@ def negates_claim(text: str, claim: str) -> bool:
                 m.group(1).lower() in said:
             return True
     return False
+
+
+_MORE = re.compile(r"^(?:much|far|way|a\s+lot|even|significantly|considerably|many\s+times)\s+"
+                   r"(?P<w>\w+(?:er|est))\b", re.I)
+
+
+def intensifies(clause: str, claim: str) -> bool:
+    """The reply opens with a stronger form of the claim's own comparative ("Much heavier — …"
+    for "Gold is heavier than water", "Far older" for "Is Rome older than New York?")."""
+    m = _MORE.match(clean_clause(clause))
+    return m is not None and bool(re.search(r"(?<!\w)" + re.escape(m.group("w")) + r"(?!\w)",
+                                            claim, re.I))
 
 
 def affirms_part(clause: str, claim: str) -> Polarity | None:
@@ -94,6 +108,9 @@ def _replaces_value(text: str, claim: str) -> bool:
                 if 0 <= a < len(said) and 0 <= b < len(words) and low[a] != mine[b] and _named(
                         said[a]) and _named(words[b]) and low[a] not in mine:
                     return True
+            if i > 0 and i + k < len(low) and j > 0 and j + k < len(mine) and low[i - 1] == mine[
+                    j + k] and low[i + k] == mine[j - 1] != low[i - 1] and _named(said[i - 1]):
+                return True  # the two sides swapped: "B is deeper than A" for "A … than B"
     return False
 
 
@@ -126,9 +143,12 @@ def asserts_claim(text: str, claim: str) -> bool:
     the claim lacks, a question or a correction ("Bats are mammals — the only mammals capable of
     flight.")."""
     first = re.split(r"[;.!?\n]|\bbut\b", text, maxsplit=1)[0]
-    words = {w.lower()[:5] for w in re.findall(r"[\w'-]+", claim) if _content(w)}
-    said = {w.lower()[:5] for w in re.findall(r"[\w'-]+", first)}
+    words = [w.lower()[:5] for w in re.findall(r"[\w'-]+", claim) if _content(w)]
+    said = [w.lower()[:5] for w in re.findall(r"[\w'-]+", first)]
+    order = [said.index(w) for w in words if w in said]
     negation = r"\b(?:not|never|no)\b|n't\b"
-    return bool(words) and words <= said and len(re.findall(negation, first, re.I)) == len(
+    return bool(words) and len(order) == len(words) and (order == sorted(order) or not any(
+        _named(w) for w in re.findall(r"[\w'-]+", claim)[1:])) and len(re.findall(
+        negation, first, re.I)) == len(
         re.findall(negation, claim, re.I)) and not text[len(first):].lstrip().startswith(
         "?") and not correction(text)

@@ -50,6 +50,9 @@ def verdict(reply: str, *, claim: str = "") -> bool | None:
     revised = after_revision(text)
     if revised is not None:
         found = _verdict(revised)
+        if found is None and claim:  # "… Actually no, 1928 is right."
+            part = against_claim.affirms_part(revised, claim)
+            found = None if part is None else part == "yes"
         if found is not None:
             return found
         if retracts(text) and _verdict(text) is True:
@@ -74,8 +77,8 @@ def verdict(reply: str, *, claim: str = "") -> bool | None:
 def _against(text: str, claim: str) -> bool | None:
     if against_claim.negates_claim(text, claim):
         return False  # "Dumas was born in 1802, not 1822.", "Mozart was born in Salzburg."
-    if against_claim.asserts_claim(text, claim):
-        return True  # "Bats are mammals — the only mammals capable of true flight."
+    if against_claim.asserts_claim(text, claim) or against_claim.intensifies(text, claim):
+        return True  # "Bats are mammals — the only mammals capable of true flight.", "Much heavier"
     return None
 
 

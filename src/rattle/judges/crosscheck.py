@@ -26,7 +26,8 @@ _YES_NO = {"true": "yes", "yes": "yes", "false": "no", "no": "no",
            "unable to determine": "undetermined", "cannot be determined": "undetermined"}
 # The result a computation states: "6 × 7 = 42." (not a step inside it: "9 = 3 × 3"), or a
 # sentence that is only a value ("Eight. Answer: D")
-_RESULT = re.compile(r"(?:[=\u2248]|^)\s*(?P<v>[^=\u2248\n]{1,25}?)\s*[.!]?\s*$")
+_RESULTS = tuple(re.compile(lead + r"\s*(?P<v>[^=\u2248\n]{1,25}?)\s*[.!]?\s*$", re.I) for lead in (
+    r"\b(?:answer|result)\s+(?:is|would\s+be|:)", r"[=\u2248]", r"^"))  # "The answer is 750."
 
 
 def _stems(text: str) -> set[str]:
@@ -146,10 +147,10 @@ def _computed_before(text: str, start: int, index: int,
     before = [s for _, s in sentences(re.sub(r"\([^()]*\)", " ", head[:cut + 1]))]
     if not before:
         return False
-    m = _RESULT.search(before[-1])
+    m = next((m for pattern in _RESULTS if (m := pattern.search(before[-1]))), None)
     found = numbers.values(m.group("v")) if m else []
-    if len(found) != 1 or found[0].start != 0 or (m is not None and m.group(0)[:1] not in "=\u2248"
-                                                   and found[0].end < len(m.group("v").rstrip(" .!"))):
+    if m is None or len(found) != 1 or found[0].start != 0 or found[0].end < len(
+            m.group("v").rstrip(" .!")) - 8:
         return False
     named = numbers.match(found[0], values)
     return named is not None and named != index

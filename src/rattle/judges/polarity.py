@@ -41,7 +41,8 @@ _NO_IDIOM = (r"(?!\s+(?:doubt|question|problem|wonder|errors?|mistakes?|issues?|
 _COPULA_XL = (r"(?:(?:das|es|c'est|c\s+est|isso|isto|esto|eso|questo|ci\u00f2|dat|het|\u044d\u0442\u043e)"
               r"\s+(?:ist|est|es|\u00e9|\u00e8|is)?\s*)")
 _PUNCT_AFTER = r"(?=\s*(?:[,.!;:\u2014\u2013-]|$))"  # short words that are also other words
-_YES_XL = (r"sim|s[\u00ed\u00ec]|ja|jawohl|oui|ano|\u00e1no|jah|j\u0101|j\u00e1|b\u0259li|ydy|"
+_YES_XL = (r"sim|s[\u00ed\u00ec]|ja|jawohl|oui|ano|\u0438\u04d9|\u0434\u04b1\u0440\u044b\u0441(?!\s+\u0435\u043c\u0435\u0441)|"
+           r"\u10d3\u10d8\u10d0\u10ee|\u10d9\u10d8(?=\s*[,.!]|$)|\u00e1no|jah|j\u0101|j\u00e1|b\u0259li|ydy|"
            r"(?:bai|ie)(?=\s*(?:[,.!;:\u2014\u2013-]|$))|pareizi|r\u00e9tt|to\s+dr\u017ei|evet|\u0b86\u0bae\u0bcd|\u06c1\u0627\u06ba|"
            r"\u09b9\u09cd\u09af\u09be\u0981|benar|betul|\u0111\u00fang|ndiyo|kweli|"
            r"kyll\u00e4|igen|taip|opo|(?:tak|ya|jah|oo|tama)" + _PUNCT_AFTER + r"|"
@@ -53,7 +54,8 @@ _YES_XL = (r"sim|s[\u00ed\u00ec]|ja|jawohl|oui|ano|\u00e1no|jah|j\u0101|j\u00e1|
            r"\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e|" + _COPULA_XL
            + r"?(?:verdad(?:ero)?|verdade(?:iro)?|vero|vrai|wahr|richtig|correct[oa]|corretto|"
            r"certo|cierto|juist|waar|exact[oa]?|exato|esatto)")
-_NO_XL = (r"n[\u00e3a]o|nein|non|nee|nej|nie|n\u0113|xeyr|nepareizi|rangt|ne\s+dr\u017ei|"
+_NO_XL = (r"n[\u00e3a]o|nein|non|nee|nej|nie|\u0939\u094b\u0907\u0928|\u0436\u043e\u049b|\u10d0\u10e0\u10d0|"
+          r"n\u0113|xeyr|nepareizi|rangt|ne\s+dr\u017ei|"
           r"(?:na|ez|nac\u00e1u)(?=\s*(?:[,.!;:\u2014\u2013-]|$))|\u0b87\u0bb2\u0bcd\u0bb2\u0bc8|\u0646\u06c1\u06cc\u06ba|"
           r"\u09a8\u09be(?=\s*[,.!\u0964])|hay\u0131r|tidak|salah|bukan|kh\u00f4ng|hapana|si\s+kweli|"
           r"(?:nei|ne|nu|nem|ei|hindi|mali)" + _PUNCT_AFTER + r"|"
@@ -111,6 +113,7 @@ _HEDGE = re.compile(
 _NO = re.compile(
     r"^(?:no" + _NO_IDIOM + r"|nope|nah|" + _NO_XL + r"|\u4e0d(?!\u77e5\u9053)|"
     r"not\s+a\s+chance|not\s+really|false|incorrect|not\s+(?:all|every|everyone|everything)\b|"
+    r"not\s+any\s?more|no\s+longer|"
     r"wrong|inaccurate|untrue|not\s+(?:true|correct|right|accurate|so|at\s+all)|"
     r"(?:probably|likely|most\s+likely)\s+(?:not|false|no|incorrect|wrong)|negative|"
     r"(?:absolutely|certainly|definitely|of\s+course|surely|obviously|clearly|totally|really)\s+not|(?:absolutely|completely|"

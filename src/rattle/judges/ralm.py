@@ -95,7 +95,7 @@ class Detection:
 # None. Lake Baikal", {"conflict": false, "answer": "1947"}.
 _DENIED = re.compile(r"[\"'*]*\s*[?:=]\s*[\"'*]*\s*(?:no|none|nope|nah|false|null|0|no\s+way|hardly|"
                      r"not\s+(?:at\s+all|really|here|found|detected|in\s+the\s+least)|(?:of\s+course|"
-                     r"definitely|certainly)\s+not|far\s+from\s+it)(?=\s*(?:[.,;!}\"'\u2014\u2013-]|$))",
+                     r"definitely|certainly)\s+not|far\s+from\s+it)(?=\s*(?:[.,;:!}\"'\u2014\u2013-]|$))",
                      re.I)
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-_NEG = (r"(?:\b(?:not|no|never|without|nothing|none|isn't|aren't|wasn't|non|hardly)\b|n't)"
+_NEG = (r"(?:\b(?:not|no|never|without|nothing|none|isn't|aren't|wasn't|non|hardly|rather\s+than|"
+        r"instead\s+of)\b|n't)"
         r"[\s\"'`*(\u201c\u2018-]*(?:(?:\w+|any)[\s\"'`*-]+){0,2}$")
 # Broad mode: other ways of saying the answer is not in the documents.
 ABSTAIN = re.compile(
@@ -108,14 +109,14 @@ ABSTAIN = re.compile(
 # nicht in den Dokumenten", "文档中没有相关信息") — unless it is about a conflict or agreement.
 _NEG_WORD = (r"(?:\b(?:not|no|never|nothing|none|neither|without|nicht|kein\w*|pas|aucun\w*|nada|"
              r"ning[u\u00fa]n\w*|n[\u00e3a]o|nenhum\w*|non|nessun\w*|niet|geen|inte|ikke|nie|brak|nu|nem|"
-             r"nincs|ei|ej|nej|nije|nisu|ekki|nid|nav|ez\s+(?:dute|du|da|dago|dira|dio)|ne\s?(?:uv\u00e1d|zmi\u0148|spom|omenj|obsahuj|sadr\u017e|hovor|navod|"
+             r"nincs|ei|ej|nej|nije|nisu|ekki|nid|nav|\u0436\u043e\u049b|ez\s+(?:dute|du|da|dago|dira|dio)|ne\s?(?:uv\u00e1d|zmi\u0148|spom|omenj|obsahuj|sadr\u017e|hovor|navod|"
              r"govor)\w*)\b|"
              r"n't\b|"
              r"\b\u043d\u0435\b|\b\u043d\u0435\u0442\b|\u6ca1|\u4e0d|\u7121|\u65e0|\u672a|\u306a\u3044|\uc5c6)")
 _DOC_NOUN = (r"(?:\b(?:documents?|passages?|context|sources?|texts?|information|dokument\w*|quellen|"
              r"kontext|informationen|documentos?|fuentes|textos?|contexto|informaci[\u00f3o]n|contexte|"
              r"informations?|documenti|fonti|contesto|informazioni|fontes|informa[\u00e7c][\u00e3a]o|"
-             r"documenten|informatie|dokumenty|informacji|documen\w*|dokumen\w*|skj\u00f6l\w*|dogfen\w*|forr\u00e1s\w*|"
+             r"documenten|informatie|dokumenty|informacji|documen\w*|dokumen\w*|skj\u00f6l\w*|dogfen\w*|\u049b\u04b1\u0436\u0430\u0442\w*|forr\u00e1s\w*|"
              r"informa\u021bi\w*|inform\u00e1ci\u00f3\w*|informaci\u00f3|tietoa|l\u00e4hte\w*|asiakirj\w*)\b|\u0434\u043e\u043a\u0443\u043c\u0435\u043d\u0442|"
              r"\u0438\u043d\u0444\u043e\u0440\u043c\u0430\u0446|\u6587\u6863|\u6587\u4ef6|\u8d44\u6599|"
              r"\u4fe1\u606f|\u6587\u66f8|\u8cc7\u6599|\u60c5\u5831|\ubb38\uc11c|\uc815\ubcf4)")
@@ -171,7 +172,9 @@ CONFLICT_BROAD = re.compile(
     r"\ubaa8\uc21c|\bwiderspr\u00fcch\w*|\bwidersprechen\b|\bcontradi\w*|\bcontraz\w*|\bkontradikt\w*|"
     r"\bvastuolu\w*|\bweerspreek\b|\bteenstrydig\w*|\bprotire\u010d\w*|\bproturje\u010d\w*|"
     r"\bnes\u00falad\w*|\bnesklad\w*|\bnasprotuj\w*|\bpretrun\w*|\bstangast\b|\bgwrth-ddweud\b|"
-    r"\bkontraesan\w*|\bziddiyy\w*|\bcontraddi\w*|"
+    r"\bkontraesan\w*|\bziddiyy\w*|\u043a\u043e\u043d\u0442\u0440\u0430\u0434\u0438\u043a\u0442\w*|"
+    r"\u043f\u0440\u043e\u0442\u0438\u0432\u0440\u0435\u0447\w*|\u049b\u0430\u0439\u0448\u044b|"
+    r"\u0935\u093f\u0930\u094b\u0927\u093e\u092d\u093e\u0938|\bcontraddi\w*|"
     r"\bcontradit\w*|\btegenstrijdig\w*|\bsprzeczn\w*|"
     # "the documents don't match", "mismatch", "multiple answers found"
     r"\b(?:do|does|did)\s*(?:not|n't)\s+(?:match|line\s+up|align|add\s+up|tally|square)\b|"

@@ -120,7 +120,8 @@ def yes_no(text: str, options: list[str], question: str = "") -> tuple[int | Non
                 hedged = True
                 continue
             if found is None:
-                found = polarity.statement(clause) or against_claim.affirms_part(clause, question)
+                found = polarity.statement(clause) or against_claim.affirms_part(clause, question) or (
+                    "yes" if against_claim.intensifies(clause, question) else None)
             if found == "partial" or (partial and found == "yes"):
                 partial = True  # "Not quite. … So the statement is false." reads on
                 continue
@@ -137,4 +138,9 @@ def yes_no(text: str, options: list[str], question: str = "") -> tuple[int | Non
         i = polar_index(options, "no")
         if i is not None:
             return (i, "yesno-correction")
+    if not (hedged or partial or re.search(ANSWER_CUE, text, re.I)) and against_claim.asserts_claim(
+            text, question):
+        i = polar_index(options, "yes")  # "Whales are mammals." for "Is a whale a mammal?"
+        if i is not None:
+            return (i, "yesno-restated")
     return (None, "hedge" if hedged or partial else "unparsed")
