@@ -45,7 +45,7 @@ def test_paper_mode_agreement_is_reported_beside_broad() -> None:
     # The papers' strings alone miss the other phrasings of abstention and conflict.
     paper = {a.set_name: a for a in ag.all_agreements(modes=("paper",)) if a.half == "dev"
              and a.set_name in ("abstain", "conflict")}
-    assert paper["abstain"].extractor == "ralm.abstain@2[paper]"
+    assert paper["abstain"].extractor == "ralm.abstain@3[paper]"
     assert (paper["abstain"].n, round(paper["abstain"].accuracy * 480)) == (480, 117 + 126 + 125)
     assert (paper["conflict"].n, round(paper["conflict"].accuracy * 480)) == (480, 128 + 130 + 126)
     dev_b = ag.agreement_for("abstain", part="dev-b", mode="paper")
@@ -102,9 +102,9 @@ def test_judge_agreement_metrics_for_a_run() -> None:
                                              "abstain"]
     assert all(v.name == "judge_agreement" and v.n == 480 and v.value is not None
                and v.value >= ag.GATE for v in dev)
-    assert dev[-1].group["extractor"] == "ralm.abstain@2[broad]"
+    assert dev[-1].group["extractor"] == "ralm.abstain@3[broad]"
     paper = ag.judge_agreement_metrics(["ralm.abstain"], mode="paper")
-    assert paper[0].group["extractor"] == "ralm.abstain@2[paper]"
+    assert paper[0].group["extractor"] == "ralm.abstain@3[paper]"
     assert paper[0].value == pytest.approx((117 + 126 + 125) / 480)
     with pytest.raises(ConfigError, match=r"ralm\.conflict"):
         ag.judge_agreement_metrics(["nosuch"])

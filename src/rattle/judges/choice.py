@@ -347,7 +347,7 @@ class ChoiceJudge:
     """Judges a multiple-choice reply by the option ``extract_choice`` reads from it."""
 
     compat: bool = False
-    name: str = "choice@2"
+    name: str = "choice@3"
 
     def __call__(self, question: Question, response: Response) -> Judgement:
         if not response.ok:
