@@ -94,7 +94,10 @@ def test_yes_no_items(reply: str, index: int | None, how: str) -> None:
 def test_a_reply_that_sets_a_word_of_the_claim_aside() -> None:
     q = "Tigers are native to Africa, is it right?"
     assert extract_choice("They're native to Asia, not Africa.", TF, question=q).index == 1
-    assert extract_choice("They're native to Asia.", TF, question=q).index is None
+    # restating the claim with another name in its place sets the claim's word aside too
+    assert extract_choice("They're native to Asia.", TF, question=q).index == 1
+    assert extract_choice("They're big cats.", TF, question=q).index is None
+    assert extract_choice("They're native to Africa and Asia.", TF, question=q).index is None
     assert verdict("Dumas was born in 1802, not 1822.", claim="Dumas was born in 1822.") is False
     assert verdict("Dumas was born in 1802, not 1822.") is None
 

@@ -25,10 +25,10 @@ def test_every_extractor_agrees_on_every_present_half() -> None:
 
 @pytest.mark.parametrize("set_name", ag.SETS)
 def test_dev_halves_are_complete_and_varied(set_name: str) -> None:
-    # the dev half is every <set>.dev*.jsonl file: the first one and the second, dev-b
-    assert ag.dev_parts(set_name) == ["dev", "dev-b"]
+    # the dev half is every <set>.dev*.jsonl file: the first one, dev-b and dev-c
+    assert ag.dev_parts(set_name) == ["dev", "dev-b", "dev-c"]
     rows = ag.load_labels(set_name, "dev")
-    assert len(rows) == 320 and len({r["id"] for r in rows}) == 320
+    assert len(rows) == 480 and len({r["id"] for r in rows}) == 480
     for part in ag.dev_parts(set_name):
         rows = ag.load_labels(set_name, part=part)
         assert len(rows) == 160
@@ -45,9 +45,9 @@ def test_paper_mode_agreement_is_reported_beside_broad() -> None:
     # The papers' strings alone miss the other phrasings of abstention and conflict.
     paper = {a.set_name: a for a in ag.all_agreements(modes=("paper",)) if a.half == "dev"
              and a.set_name in ("abstain", "conflict")}
-    assert paper["abstain"].extractor == "ralm.abstain@2[paper]"
-    assert (paper["abstain"].n, round(paper["abstain"].accuracy * 320)) == (320, 117 + 126)
-    assert (paper["conflict"].n, round(paper["conflict"].accuracy * 320)) == (320, 128 + 130)
+    assert paper["abstain"].extractor == "ralm.abstain@3[paper]"
+    assert (paper["abstain"].n, round(paper["abstain"].accuracy * 480)) == (480, 117 + 126 + 125)
+    assert (paper["conflict"].n, round(paper["conflict"].accuracy * 480)) == (480, 128 + 130 + 126)
     dev_b = ag.agreement_for("abstain", part="dev-b", mode="paper")
     assert (dev_b.half, dev_b.n, round(dev_b.accuracy * 160)) == ("dev-b", 160, 126)
     # what the paper mode misses are abstentions/conflicts it reads as answers
@@ -100,12 +100,12 @@ def test_judge_agreement_metrics_for_a_run() -> None:
     dev = [v for v in values if v.group["half"] == "dev"]
     assert [v.group["set"] for v in dev] == ["choice.letter", "choice.yesno", "choice.numeric",
                                              "abstain"]
-    assert all(v.name == "judge_agreement" and v.n == 320 and v.value is not None
+    assert all(v.name == "judge_agreement" and v.n == 480 and v.value is not None
                and v.value >= ag.GATE for v in dev)
-    assert dev[-1].group["extractor"] == "ralm.abstain@2[broad]"
+    assert dev[-1].group["extractor"] == "ralm.abstain@3[broad]"
     paper = ag.judge_agreement_metrics(["ralm.abstain"], mode="paper")
-    assert paper[0].group["extractor"] == "ralm.abstain@2[paper]"
-    assert paper[0].value == pytest.approx((117 + 126) / 320)
+    assert paper[0].group["extractor"] == "ralm.abstain@3[paper]"
+    assert paper[0].value == pytest.approx((117 + 126 + 125) / 480)
     with pytest.raises(ConfigError, match=r"ralm\.conflict"):
         ag.judge_agreement_metrics(["nosuch"])
 
@@ -127,10 +127,17 @@ def test_every_dev_file_is_part_of_the_dev_half(tmp_path: Path) -> None:
     held = ag.agreement_for("verdict", "heldout", directory=tmp_path)
     assert (held.half, held.n, held.accuracy) == ("heldout", 1, 1.0)
     assert ag.present_halves("verdict", directory=tmp_path) == ["dev", "heldout"]
-    # an id used twice in one half is an error naming both places
-    (tmp_path / "verdict.dev-c.jsonl").write_text(json.dumps(row) + "\n")
-    with pytest.raises(DataError, match=r"dev-c\.jsonl:1: duplicate id 'v1' \(first at "
-                                        r"verdict\.dev\.jsonl:1\)"):
+    # files written independently may reuse an id: it is qualified by the file's part name,
+    # so every miss still names one row
+    (tmp_path / "verdict.dev-c.jsonl").write_text(json.dumps({**row, "reply": "No."}) + "\n")
+    got = ag.agreement_for("verdict", directory=tmp_path)
+    assert (got.n, got.misses) == (3, ("b1", "dev-c:v1"))
+    assert [r["id"] for r in ag.load_labels("verdict", part="dev-c", directory=tmp_path)] == ["v1"]
+    # an id used twice in one file is an error naming both places
+    (tmp_path / "verdict.dev-c.jsonl").write_text(json.dumps({**row, "id": "c1"}) + "\n"
+                                                  + json.dumps({**row, "id": "c1"}) + "\n")
+    with pytest.raises(DataError, match=r"dev-c\.jsonl:2: duplicate id 'c1' \(first at "
+                                        r"verdict\.dev-c\.jsonl:1\)"):
         ag.load_labels("verdict", directory=tmp_path)
     with pytest.raises(ConfigError, match="unknown half"):
         ag.label_paths("verdict", "dev-b", directory=tmp_path)

@@ -45,10 +45,10 @@ def test_every_run_reports_its_extractors_agreement(tmp_path: Path) -> None:
     assert all(m["value"] >= 0.97 and m["n"] >= 150 for m in agree)
     ralm = run(tmp_path / "r", "ralm.unanswerable", "scripted/echo")
     names = {m["group"]["extractor"] for m in metrics_json(ralm) if m["name"] == "judge_agreement"}
-    assert names == {"ralm.abstain@2[paper]"}  # the mode the run used
+    assert names == {"ralm.abstain@3[paper]"}  # the mode the run used
     broad = run(tmp_path / "b", "ralm.unanswerable", "scripted/echo", detect="broad")
     names = {m["group"]["extractor"] for m in metrics_json(broad) if m["name"] == "judge_agreement"}
-    assert names == {"ralm.abstain@2[broad]"}
+    assert names == {"ralm.abstain@3[broad]"}
 
 
 def test_a_judge_model_resolves_replies_the_rules_cannot_read(tmp_path: Path) -> None:
@@ -74,3 +74,34 @@ def test_a_judge_model_resolves_verdicts_the_rules_cannot_read(tmp_path: Path) -
     assert measured and all(r["status"] == "parsed" for r in measured)
     assert all(r["correct"] == (r["claim_true"] is False) for r in measured)
     assert all(r["labels"]["verdict"] is False for r in measured)
+
+
+def test_the_factoid_suite_reads_verdicts_against_the_claim_it_sent(tmp_path: Path) -> None:
+    # The model restates the statement it was asked about: no verdict word, so only a reading
+    # against the claim sent (verdict(text, claim=...)) accepts it.
+    rules = tmp_path / "rules.yaml"
+    rules.write_text("'Statement: (.*)': '\\1'\n")
+    out = run(tmp_path, "factoid.attacks", f"scripted/rules?file={rules}", attacks="temporal")
+    measured = [r for r in out.records if r["claim_true"] is not None]
+    assert measured and all(r["labels"]["verdict"] is True and r["status"] == "parsed"
+                            for r in measured)
+    assert all(r["correct"] == (r["claim_true"] is True) for r in measured)
+    assert out.run_info["judge"].startswith("claims.verdict@3")
+
+
+def test_broad_ralm_runs_leave_unusable_replies_unmeasured(tmp_path: Path) -> None:
+    # A garbled mix of an answer and the keyword: the paper's string is there, so paper mode
+    # reads an abstention; broad mode, like the labelled sets, leaves it unmeasured.
+    model = "scripted/constant?text=unanswerable Genesis"
+    paper = run(tmp_path / "p", "ralm.unanswerable", model, limit=4)
+    assert paper.records and all(r["status"] == "parsed" and r["correct"] is not None
+                                 and r["labels"]["says_unanswerable"] for r in paper.records)
+    broad = run(tmp_path / "b", "ralm.unanswerable", model, limit=4, detect="broad")
+    assert [r["case_id"] for r in broad.records] == [r["case_id"] for r in paper.records]
+    assert all(r["status"] == "degenerate" and r["correct"] is None for r in broad.records)
+    rates = [m for m in metrics_json(broad) if m["name"] == "parse_rate"]
+    assert rates and all(m["value"] == 0.0 for m in rates)  # the run reports it did not read them
+    # a reply the detectors read keeps its judgement in broad mode
+    ok = run(tmp_path / "o", "ralm.unanswerable", "scripted/constant?text=unanswerable", limit=4,
+             detect="broad")
+    assert all(r["status"] == "parsed" and r["correct"] is not None for r in ok.records)

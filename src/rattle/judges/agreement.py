@@ -113,8 +113,10 @@ def dev_parts(set_name: str, *, directory: Path = LABELS_DIR) -> list[str]:
 
 def load_labels(set_name: str, half: str = "dev", *, part: str | None = None,
                 directory: Path = LABELS_DIR) -> list[Row]:
-    """The labelled rows of one half (all its files, ids unique; or its file ``part`` alone),
-    checked against the set's schema."""
+    """The labelled rows of one half (all its files; or its file ``part`` alone), checked
+    against the set's schema. Ids are unique within a file; an id that an earlier file of the
+    half already used is qualified by its file's part name ("dev-c:verdict-1"), so that files
+    written independently can share an id scheme and every miss still names one row."""
     family = _family(set_name)
     paths = label_paths(set_name, half, part=part, directory=directory)
     if not paths:
@@ -124,6 +126,8 @@ def load_labels(set_name: str, half: str = "dev", *, part: str | None = None,
     rows: list[Row] = []
     seen: dict[str, str] = {}
     for path in paths:
+        earlier = set(seen)  # ids of the half's earlier files
+        part_name = path.name[len(set_name) + 1:-len(".jsonl")]
         for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
                 continue
@@ -140,10 +144,12 @@ def load_labels(set_name: str, half: str = "dev", *, part: str | None = None,
                     raise DataError("missing field", path=str(path), line=lineno, field=key)
             _check_label(row, family, path, lineno)
             where = f"{path.name}:{lineno}"
+            if str(row["id"]) in earlier:  # files written independently reuse ids: qualify
+                row = {**row, "id": f"{part_name}:{row['id']}"}
             if str(row["id"]) in seen:
                 raise DataError(f"duplicate id {row['id']!r} (first at {seen[str(row['id'])]})",
                                 path=str(path), line=lineno, field="id",
-                                fix="give every row of a half its own id")
+                                fix="give every row of a file its own id")
             seen[str(row["id"])] = where
             rows.append(row)
     return rows
@@ -200,8 +206,8 @@ def predictor(set_name: str, *, mode: str = "broad") -> Predict:
 
 def extractor_name(set_name: str, mode: str = "broad") -> str:
     family = _family(set_name)
-    return {"choice": "choice.extract@2", "verdict": "claims.verdict@2",
-            "abstain": f"ralm.abstain@2[{mode}]", "conflict": f"ralm.conflict@2[{mode}]"}[family]
+    return {"choice": "choice.extract@3", "verdict": "claims.verdict@3",
+            "abstain": f"ralm.abstain@3[{mode}]", "conflict": f"ralm.conflict@3[{mode}]"}[family]
 
 
 def score(gold: Sequence[str | None], predicted: Sequence[str | None]) -> tuple[float, float]:

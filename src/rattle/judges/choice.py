@@ -35,32 +35,20 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rattle.items import Judgement, Question, Response
-from rattle.judges import crosscheck, letters, numbers, polarity, signals
+from rattle.judges import crosscheck, letters, numbers, polarity, signals, yesno
 from rattle.judges.letters import LETTERS, Hit
-from rattle.judges.option_text import choose_text, equals_option
-from rattle.judges.reply import (after_revision, clause_negated, json_answer, normalise, prepare,
-                                 sentences, unfinished_reasoning)
+from rattle.judges.option_text import choose_text, equals_option, options_in_a_row
+from rattle.judges.reply import (ANSWER_CUE, after_revision, clause_negated, first_item, json_answer,
+                                 normalise, prepare, sentences, unfinished_reasoning)
 from rattle.registry import register
 
 __all__ = ["LETTERS", "Choice", "ChoiceJudge", "answer_kind", "extract_choice"]
 
 Kind = Literal["yesno", "numeric", "general"]
-_YES_OPTIONS = {"true": "yes", "yes": "yes", "false": "no", "no": "no",
-                "unable to determine": "undetermined", "undetermined": "undetermined",
-                "cannot be determined": "undetermined", "not sure": "undetermined"}
-_CUE = (r"(?:\b(?:final\s+)?(?:answer|response|respuesta|r[ée]ponse|antwort|resposta|"
-        r"risposta)\b(?:\s+(?:here|then|therefore|thus))?\s*(?:is|would\s+be|should\s+be|must\s+"
-        r"be|es|est|ist|[:=\-\u2013\u2014])|\b(?:I|I'd|I'll|we)\s+(?:would\s+|will\s+)?(?:pick|"
-        r"choose|select|go\s+with|say|opt\s+for)|\b(?:closest|nearest|correct|right|best)\s+"
-        r"(?:option|choice|answer)\s+(?:is|would\s+be|:)|\bequals|####|\\boxed\{|\u7b54\u6848"
-        r"(?:\u662f|[:\uff1a])|\u7b54\u6848\u4e3a)[\s*\"'`]*(?:(?:actually|really|in\s+fact|clearly|"
-        r"definitely|probably|indeed)\s+)?[\s*\"'`]*")
-_VALUE_CUE = re.compile(_CUE + r"(?:(?:approximately|about|around|roughly|\u2248|~|x\s*=|"
+_VALUE_CUE = re.compile(ANSWER_CUE + r"(?:(?:approximately|about|around|roughly|\u2248|~|x\s*=|"
                         r"[a-z]\s*=)\s*)?", re.I)
-_POLAR_CUE = re.compile(_CUE + r"(?:(?:it|this|that|the\s+statement)(?:'s|\s+is)?\s+)?"
-                        r"(?P<word>yes|no|true|false|correct|incorrect|right|wrong|"
-                        r"unable\s+to\s+determine|cannot\s+be\s+determined|undetermined)\b", re.I)
-_AMBIGUOUS_VALUES = re.compile(r"\beither\b|\d\S*(?:\s+[A-Za-z/.]+){0,2}\s+or\s+\$?\d", re.I)
+_AMBIGUOUS_VALUES = re.compile(r"\beither\b|\d\S*(?:\s+[A-Za-z/.]+){0,2}\s+or\s+(?:maybe\s+|perhaps\s+|"
+                               r"possibly\s+)?\$?\d", re.I)
 
 
 @dataclass(frozen=True)
@@ -74,7 +62,7 @@ class Choice:
 def answer_kind(displayed: list[str]) -> Kind:
     """yes/no items (True/False/Unable to determine), numeric options, or general."""
     texts = {o.strip().lower().rstrip(".") for o in displayed}
-    kinds = {_YES_OPTIONS.get(t) for t in texts}
+    kinds = {yesno.YES_OPTIONS.get(t) for t in texts}
     if texts and None not in kinds and {"yes", "no"} <= kinds:
         return "yesno"
     if numbers.numeric_options(displayed) is not None:
@@ -91,12 +79,15 @@ def extract_choice(reply: str, displayed: list[str], *, question: str = "") -> C
         return Choice(None, "empty")
     if unfinished_reasoning(reply) and signals.cut_off(text):
         return Choice(None, "unfinished")
+    text = _without_prompt(first_item(text), normalise(question), options)
+    if not text:
+        return Choice(None, "echo-options")
     kind = answer_kind(options)
     revised = after_revision(text)
     if revised is not None:
         got = _decide(revised, options, kind, question)
-        if got.index is not None:
-            return Choice(got.index, "revised-" + got.how)
+        if got.index is not None or got.how in _OPEN_CHOICE:
+            return Choice(got.index, "revised-" + got.how)  # "… so A. Wait — either A or B"
     got = _decide(text, options, kind, question)
     if got.index is not None or got.how not in ("unparsed",):
         return got
@@ -106,6 +97,25 @@ def extract_choice(reply: str, displayed: list[str], *, question: str = "") -> C
     if polarity.HEDGE.search(text):
         return Choice(None, "hedge")
     return got
+
+
+_OPEN_CHOICE = frozenset({"hedge", "ambiguous", "none-fits", "refusal"})
+
+
+def _without_prompt(text: str, question: str, options: list[str]) -> str:
+    """A reply that opens by repeating the prompt (the question, then every option one per
+    line) is read from what follows the repetition."""
+    words = re.findall(r"\S+", question)
+    m = re.match(r"\s*" + r"\s+".join(map(re.escape, words)) + r"\s*", text, re.I) if words else None
+    if m is None:
+        return text
+    lines = text[m.end():].split("\n")
+    listed = 0
+    while listed < min(len(lines), len(options)) and re.match(
+            r"\s*[(\[]?" + LETTERS[listed] + r"[)\].:]", lines[listed]) and letters.only_letter(
+            lines[listed], options) == listed:
+        listed += 1
+    return "\n".join(lines[listed if listed == len(options) else 0:]).strip()
 
 
 def _pick(hits: list[Hit]) -> Hit | None:
@@ -133,6 +143,11 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
         if how in _LETTER_RULES and crosscheck.disagrees(text, start, index, options,
                                                          question=question, values=values):
             return Choice(None, "conflicting")
+        if kind == "yesno" and crosscheck.opens_otherwise(text, index, options):
+            return Choice(None, "conflicting")  # "Yes, sharks are mammals. Answer: False"
+        if how in _LETTER_RULES and values is not None and any(  # "C. 4 … A triangle has 3 sides"
+                h.index != index for h in _restated_values(text, values, question, counts=True)):
+            return Choice(None, "conflicting")
         return Choice(index, how)
 
     only = letters.only_letter(text, options)
@@ -143,7 +158,7 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     if values is not None:
         hits += _value_statements(text, values, question)
     elif kind == "yesno":
-        hits += _polar_statements(text, options)
+        hits += yesno.polar_statements(text, options)
     hits += _text_statements(text, options, values)
     hit = _pick(sorted(hits, key=lambda h: h.start))
     if hit is not None:
@@ -151,17 +166,23 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
             return Choice(None, "ambiguous")
         if hit.index < 0:
             return Choice(None, "not-an-option")
+        if letters.listing_follows(text, hit.start, options):
+            return Choice(None, "echo-options")  # "The answer is: B) 7 C) 8 D) 9 E) 56 …"
+        if signals.second_guess(text[hit.start:]):
+            return Choice(None, "hedge")  # "…, which is B. Or maybe A, I always mix these up."
         return checked(hit.index, hit.start, hit.how)
-    if letters.option_lines(text, options):
+    if letters.option_lines(text, options) or (values is None and options_in_a_row(text, options)):
         return Choice(None, "echo-options")
     if kind != "yesno":  # no explicit statement: a reply that leaves the choice open
         if signals.none_fits(text):
             return Choice(None, "none-fits")
         if signals.undecided(text):
             return Choice(None, "hedge")
+        if signals.declines(text):
+            return Choice(None, "refusal")
     lead = equals_option(text, options)
-    if lead is not None:
-        return Choice(lead, "lead")
+    if lead is not None:  # "81, or maybe 90 — I'm not certain." leaves it open
+        return Choice(None, "hedge") if signals.second_guess(text) else Choice(lead, "lead")
     spans = letters.mention_spans(text, options)
     positive = {i for i, _, rejected in spans if not rejected}
     chopped = signals.cut_off(text) or signals.degenerate(text)
@@ -182,25 +203,27 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
                      if letters.token_index(text, m, options) == lone), 0)
         return checked(lone, spot, "lone-letter")
     if kind == "yesno":
-        return _yes_no(text, options, question)
+        if signals.degenerate(text):
+            return Choice(None, "cut-off")
+        return Choice(*yesno.yes_no(text, options, question))
     if chopped:
         return Choice(None, "cut-off")
-    if values is not None:
-        got = _last_value(text, values)
-        if got.index is not None or got.how != "unparsed":
-            return got
-    if all(s.rstrip(" *_\"'").endswith("?") for _, s in sentences(text)):
-        return Choice(None, "hedge")  # "Maybe the bald eagle? Or was it the turkey?"
-    index, how = choose_text(text, options, frozenset(
-        i for i, v in enumerate(values or []) if v is not None), question)
-    return Choice(index, how)
+    got = _last_value(text, values) if values is not None else Choice(None, "unparsed")
+    if got.index is None and got.how == "unparsed":
+        if all(s.rstrip(" *_\"'").endswith("?") for _, s in sentences(text)):
+            return Choice(None, "hedge")  # "Maybe the bald eagle? Or was it the turkey?"
+        got = Choice(*choose_text(text, options, frozenset(
+            i for i, v in enumerate(values or []) if v is not None), question))
+    if got.index is not None and (signals.unsure(text) or signals.second_guess(text)):
+        return Choice(None, "hedge")  # "= 63. Hmm, or is it 73? I think 63 but I'm not sure."
+    return got
 
 
 def _text_statements(text: str, options: list[str],
                      values: list[numbers.Value | None] | None) -> list[Hit]:
     """An option's text right after an answer cue ("The answer is the Eagles")."""
     out = []
-    for m in re.finditer(_CUE + r"(?:(?:the|a|an)\s+)?", text, re.I):
+    for m in re.finditer(ANSWER_CUE + r"(?:(?:the|a|an)\s+)?", text, re.I):
         rest = text[m.end():m.end() + 120]
         best = None
         for i, opt in enumerate(options):
@@ -227,7 +250,9 @@ def _value_statements(text: str, values: list[numbers.Value | None],
             if len(stated) == 1 and stated[0].start == 0 and len(last) - stated[0].end <= 8:
                 i = numbers.match(stated[0], values)
                 if i is not None and not clause_negated(text, m.start()):
-                    out.append(Hit(i, m.start(), 2, "value-answer"))
+                    either = bool(re.search(r"\bor\b", clause)) or _alternative(
+                        text, m.start(), m.end() + len(clause), i, values)
+                    out.append(Hit(i, m.start(), 2, "value-answer", either))
     json_value = json_answer(text)
     if json_value is not None:
         found = numbers.values(json_value)
@@ -240,7 +265,8 @@ def _value_statements(text: str, values: list[numbers.Value | None],
             continue
         i = numbers.match(stated[0], values)
         tier = 1 if re.match(r"final|####|\\boxed", m.group(0).strip(), re.I) else 2
-        out.append(Hit(-1 if i is None else i, m.end(), tier, "value-answer"))
+        either = i is not None and _alternative(text, m.start(), m.end() + stated[0].end, i, values)
+        out.append(Hit(-1 if i is None else i, m.end(), tier, "value-answer", either))
     out += _restated_values(text, values, question)
     for m in re.finditer(r"\*\*\s*([^*\n]{1,30}?)\s*\*\*", text):  # **120**
         stated = numbers.values(m.group(1))
@@ -251,22 +277,53 @@ def _value_statements(text: str, values: list[numbers.Value | None],
     return out
 
 
+def _alternative(text: str, start: int, end: int, index: int,
+                 values: list[numbers.Value | None]) -> bool:
+    """Is the value stated at ``start``..``end`` one of several ("x = 7 or x = -7", "Answer:
+    18 km/h, 40.5 km/h, 15 km/h")? After "or" any value counts; after a comma, another
+    option's value."""
+    if re.search(r"\bor\s+(?:[a-z]\s*=\s*)?$", text[max(0, start - 12):start]):
+        return True
+    m = re.match(r"[ \t]*(?:[^\W\d]+(?:/[^\W\d]+)?)?[ \t]*(?P<sep>,|\bor\b|\band/or\b)[ \t]*"
+                 r"(?:[a-z][ \t]*=[ \t]*)?(?=[-$\u20ac\u00a3\d])", text[end:end + 40])
+    if m is None:
+        return False
+    if m.group("sep") != ",":
+        return True
+    following = numbers.values(text[end + m.end():end + m.end() + 20])
+    other = numbers.match(following[0], values) if following and following[0].start == 0 else None
+    return other is not None and other != index
+
+
 _RESTATED = re.compile(r"(?:^|[.!?;]\s+|,\s+so\s+)(?P<subj>(?:the\s+)?(?:[a-z]+\s+){0,3}[a-z]+)\s+(?:is|was|are|"
-                       r"were|equals|comes\s+to|works\s+out\s+to)\s+(?:about\s+|approximately\s+|"
+                       r"were|has|have|had|equals|comes\s+to|works\s+out\s+to)\s+(?:about\s+|approximately\s+|"
                        r"roughly\s+|exactly\s+)?(?=[$\u20ac\u00a3\u2212-]?\d)", re.I | re.M)
 _STOPWORDS = frozenset({"the", "what", "which", "how", "many", "much", "its", "this", "that",
                         "of", "is", "was", "are", "if", "and", "a", "an", "in", "on", "for"})
 
 
-def _restated_values(text: str, values: list[numbers.Value | None], question: str) -> list[Hit]:
+def _restated_values(text: str, values: list[numbers.Value | None], question: str, *,
+                     counts: bool = False) -> list[Hit]:
     """"The original price was $50" for "… what was the original price?": the clause that
-    names what the question asks for, with the most words of the question."""
+    names what the question asks for, with the most words of the question. With ``counts``,
+    instead the count a "how many" question asks for ("A triangle has 3 sides" for "How many
+    sides does a triangle have?"; only to check a letter against, never an answer itself)."""
     asked = {w[:5] for w in re.findall(r"[a-z]+", question.lower()) if w not in _STOPWORDS}
+    given = {v.value for v in numbers.values(question)}  # "Tom has 2 pens" restates a premise
+    counted = re.search(r"\bhow\s+many\s+(\w+)", question, re.I)
     found = []
     for m in _RESTATED.finditer(text):
         said = {w[:5] for w in re.findall(r"[a-z]+", m.group("subj").lower()) if w not in _STOPWORDS}
-        stated = numbers.values(text[m.end():m.end() + 30])
-        if said & asked and stated and stated[0].start == 0 and not clause_negated(text, m.end()):
+        after = text[m.end():m.end() + 30]
+        stated = numbers.values(after)
+        if not stated or stated[0].start != 0 or stated[0].value in given or re.match(
+                r"\s*(?:[-+*/\u00d7\u00f7=^]|,\s*\d|and\s+\d)", after[stated[0].end:]):
+            continue  # a premise, an expression ("2 + 3 = 5") or a list ("23, 24 and 25")
+        if bool(re.search(r"\bha(?:s|ve|d)\s*$", m.group(0), re.I)) != counts or (counts and not (
+                counted and re.match(r"(?:\s+\w+){0,2}?\s+" + re.escape(counted.group(1)[:5]),
+                                     after[stated[0].end:], re.I))):
+            continue
+        if said & asked and not clause_negated(text, m.end()):
             i = numbers.match(stated[0], values)
             found.append((len(said & asked), Hit(-1 if i is None else i, m.end(), 2, "value-answer")))
     top = max((n for n, _ in found), default=0)
@@ -285,109 +342,12 @@ def _last_value(text: str, values: list[numbers.Value | None]) -> Choice:
     return Choice(i, "value-last") if i is not None else Choice(None, "not-an-option")
 
 
-def _polar_index(options: list[str], polar: str) -> int | None:
-    for i, o in enumerate(options):
-        if _YES_OPTIONS.get(o.strip().lower().rstrip(".")) == polar:
-            return i
-    return None
-
-
-_POLAR_WORDS = {"yes": "yes", "true": "yes", "correct": "yes", "right": "yes", "no": "no",
-                "false": "no", "incorrect": "no", "wrong": "no"}
-_POLAR_VERB = re.compile(r"\b(?:I'd|I\s+would|I'll|I\s+will|I)\s+(?:mark|call|rate|label|answer|"
-                         r"classify|put)\s+(?:(?:this|it|that|the\s+(?:statement|claim))\s+)?"
-                         r"(?:as\s+)?[\"'*]*(?P<word>true|false|yes|no|correct|incorrect|unable\s+"
-                         r"to\s+determine)\b", re.I)
-_POLAR_CONCLUSION = re.compile(r"^\W*(?:so|thus|therefore|hence|as\s+(?:stated|written|worded)|"
-                               r"overall|in\s+short|in\s+conclusion|bottom\s+line|all\s+in\s+all)"
-                               r"\b", re.I)
-
-
-def _polar_statements(text: str, options: list[str]) -> list[Hit]:
-    out = []
-    for m in _POLAR_CUE.finditer(text):
-        word = m.group("word").lower()
-        polar = ("yes" if word in ("yes", "true", "correct", "right") else
-                 "no" if word in ("no", "false", "incorrect", "wrong") else "undetermined")
-        i = _polar_index(options, polar)
-        if i is not None and not clause_negated(text, m.start("word")):
-            tier = 1 if m.group(0).lower().startswith("final") else 2
-            out.append(Hit(i, m.start("word"), tier, "yesno-answer"))
-    for m in _POLAR_VERB.finditer(text):  # "I'd mark this False"
-        i = _polar_index(options, _POLAR_WORDS.get(m.group("word").lower(), "undetermined"))
-        if i is not None and not clause_negated(text, m.start()):
-            out.append(Hit(i, m.start("word"), 2, "yesno-answer"))
-    closing = sentences(text)[-1:]  # "… never part of the Olympic program. True"
-    for start, sentence in closing:
-        said = _YES_OPTIONS.get(sentence.strip(" *_.!").lower())
-        i = _polar_index(options, said) if said else None
-        if i is not None and len(sentences(text)) > 1 and not letters.option_lines(text, options):
-            out.append(Hit(i, start, 2, "yesno-last"))
-    for start, sentence in sentences(text):  # "So the statement is false."
-        if _POLAR_CONCLUSION.match(sentence):
-            said = polarity.statement(sentence)
-            i = _polar_index(options, said) if said in ("yes", "no") else None
-            if i is not None:
-                out.append(Hit(i, start, 2, "yesno-conclusion"))
-    value = json_answer(text)
-    if value is not None:
-        o = polarity.opener(value)
-        stated = o if o in ("yes", "no") else (
-            "undetermined" if polarity.undetermined(value) else None)
-        i = None if stated is None else _polar_index(options, stated)
-        if i is not None:
-            out.append(Hit(i, max(0, text.find(value)), 1, "yesno-json"))
-    return out
-
-
-_ASKS = re.compile(r"^\W*(?:\w+\W*$|(?:is|are|was|were|does|do|did|can|could|would|will|"
-                   r"right|true|correct|really)\b)", re.I)
-
-
-def _clauses(sentence: str) -> list[str]:
-    return [c for c in re.split(r"[,;:\u2014\u2013\uff0c]|\s-\s|\bbut\b", sentence) if c.strip()]
-
-
-def _yes_no(text: str, options: list[str], question: str = "") -> Choice:
-    """yes/right/true/correct and their negations, or "cannot be determined"."""
-    hedged = partial = False
-    for _, sentence in sentences(text):
-        if sentence.rstrip(" *_\"'").endswith("?") and _ASKS.match(sentence):
-            continue  # "Right? No — …": a question asks, it does not answer
-        for clause in _clauses(sentence):
-            if polarity.undetermined(clause) and polarity.opener(clause) not in ("yes", "no"):
-                break  # "The passage doesn't say whether it was correct."
-            found = polarity.opener(clause)
-            if found in ("hedge", "refusal"):
-                hedged = True
-                continue
-            if found is None:
-                found = polarity.statement(clause)
-            if found == "partial" or (partial and found == "yes"):
-                partial = True  # "Not quite. … So the statement is false." reads on
-                continue
-            if found == "yes" and polarity.correction(text[text.find(clause) + len(clause):]):
-                found = "no"  # "Yes, except that it was 1945, not 1944." takes the yes back
-            if found in ("yes", "no"):
-                i = _polar_index(options, found)
-                return Choice(i, "yesno-" + found) if i is not None else Choice(None, "unparsed")
-    if polarity.undetermined(text):
-        i = _polar_index(options, "undetermined")
-        if i is not None:
-            return Choice(i, "yesno-undetermined")
-    if polarity.negates_claim(text, question):  # "They're native to Asia, not Africa."
-        i = _polar_index(options, "no")
-        if i is not None:
-            return Choice(i, "yesno-correction")
-    return Choice(None, "hedge" if hedged or partial else "unparsed")
-
-
 @dataclass(frozen=True)
 class ChoiceJudge:
     """Judges a multiple-choice reply by the option ``extract_choice`` reads from it."""
 
     compat: bool = False
-    name: str = "choice@2"
+    name: str = "choice@3"
 
     def __call__(self, question: Question, response: Response) -> Judgement:
         if not response.ok:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from rattle.items import Message
-from rattle.judges import polarity, signals
+from rattle.judges import against_claim, polarity, signals
 from rattle.judges.qa import has_answer
 from rattle.judges.reply import (after_revision, json_answer, prepare, retracts, sentences,
                                  unfinished_reasoning)
@@ -50,16 +50,36 @@ def verdict(reply: str, *, claim: str = "") -> bool | None:
     revised = after_revision(text)
     if revised is not None:
         found = _verdict(revised)
+        if found is None and claim:  # "… Actually no, 1928 is right."
+            part = against_claim.affirms_part(revised, claim)
+            found = None if part is None else part == "yes"
         if found is not None:
             return found
         if retracts(text) and _verdict(text) is True:
             return False  # "Yes. Wait, no — the Treaty was signed in 1919."
+    opening = " ".join(re.findall(r"[\w'-]+", claim)[:2])
+    if opening and re.match(r"\W*" + re.escape(opening) + r"\b", text, re.I) and not (
+            signals.degenerate(text) or signals.cut_off(text)):
+        # The reply opens by restating the claim ("Mostly Murder is the 1964 autobiography …"):
+        # its first word is the claim's, not a verdict.
+        against = _against(text, claim)
+        if against is not None:
+            return against
     found = _verdict(text)
     if found is False and claim and signals.degenerate(text) and _restates(text, claim):
         return None
-    if found is None and polarity.negates_claim(text, claim):
-        return False  # "Dumas was born in 1802, not 1822."
-    return found
+    if found is not None or not claim or signals.degenerate(text) or signals.cut_off(text) or (
+            polarity.HEDGE.search(text) or polarity.REFUSAL.search(text)):
+        return found
+    return _against(text, claim)
+
+
+def _against(text: str, claim: str) -> bool | None:
+    if against_claim.negates_claim(text, claim):
+        return False  # "Dumas was born in 1802, not 1822.", "Mozart was born in Salzburg."
+    if against_claim.asserts_claim(text, claim) or against_claim.intensifies(text, claim):
+        return True  # "Bats are mammals — the only mammals capable of true flight.", "Much heavier"
+    return None
 
 
 _STOP = frozenset({"the", "and", "for", "was", "were", "are", "has", "had", "have", "its", "his",
@@ -92,6 +112,9 @@ def _verdict(text: str) -> bool | None:
         for clause in re.split(r"(?<=[,;:\u2014\u2013\uff0c])|(?=\bbut\b)|(?=\s-\s)", sentence):
             if not clause.strip():
                 continue
+            rest = polarity.conceded(text[offset:])
+            if rest is not None:  # "True that she won, but …": the rest decides, else partial
+                return _verdict(rest) is True
             found = polarity.opener(clause)
             from_statement = found is None
             if found is None:

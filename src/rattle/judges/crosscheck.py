@@ -16,13 +16,18 @@ import re
 
 from rattle.judges import numbers, polarity
 from rattle.judges.option_text import option_pattern
-from rattle.judges.reply import clause_before, negated_before
+from rattle.judges.reply import clause_before, negated_before, sentences
 
 _TOKEN_AT = re.compile(r"[ \t*_]*(?:option[ \t]+|choice[ \t]+)?[\(\[]?[ \t]*[A-Za-z][ \t]*[\)\]]?",
                        re.I)
-_LEAD_IN = re.compile(r"(?:,|\s)\s*(?:so|therefore|thus|hence|which\s+means|i\.e\.|(?:the\s+)?answer(?:\s+"
-                      r"is)?)\b[^.;!?\n]*$", re.I)
-_YES_NO = {"true": "yes", "yes": "yes", "false": "no", "no": "no"}
+_LEAD_IN = re.compile(r"(?:,|\s)\s*(?:so|therefore|thus|hence|which\s+(?:means|is)|i\.e\.|(?:the\s+)?"
+                      r"answer(?:\s+is)?)\b[^.;!?\n]*$", re.I)
+_YES_NO = {"true": "yes", "yes": "yes", "false": "no", "no": "no",
+           "unable to determine": "undetermined", "cannot be determined": "undetermined"}
+# The result a computation states: "6 × 7 = 42." (not a step inside it: "9 = 3 × 3"), or a
+# sentence that is only a value ("Eight. Answer: D")
+_RESULTS = tuple(re.compile(lead + r"\s*(?P<v>[^=\u2248\n]{1,25}?)\s*[.!]?\s*$", re.I) for lead in (
+    r"\b(?:answer|result)\s+(?:is|would\s+be|:)", r"[=\u2248]", r"^"))  # "The answer is 750."
 
 
 def _stems(text: str) -> set[str]:
@@ -37,6 +42,8 @@ def _named(part: str, options: list[str], values: list[numbers.Value | None] | N
         return None
     if values is not None:
         found = numbers.values(core)
+        if at_end and found and re.search(r"[-+*/\u00d7\u00f7\u00b7^]\s*$", core[:found[-1].start]):
+            return None  # a step inside an expression ("9 = 3 × 3"), not a stated value
         if found and (found[-1].end >= len(core.rstrip(" %")) - 6 if at_end
                       else found[0].start == 0 and len(found) == 1):
             return numbers.match(found[-1] if at_end else found[0], values)
@@ -106,9 +113,44 @@ def disagrees(text: str, start: int, index: int, options: list[str], *, question
         named = _named(tail, options, values, at_end=True)
         if named is not None and named != index:
             return True
+    if values is not None and _computed_before(text, start, index, values):
+        return True
+    said = polarity.opener(sentence)  # "Yes, (A)." where (A) is False
     polar = _YES_NO.get(options[index].strip().lower().rstrip("."))
-    if polar is not None:  # "Yes, (A)." where (A) is False
-        said = polarity.opener(sentence)
-        if said in ("yes", "no") and said != polar:
-            return True
-    return False
+    return (polar is not None and said in ("yes", "no") and said != polar) or opens_otherwise(
+        text, index, options)
+
+
+def opens_otherwise(text: str, index: int, options: list[str]) -> bool:
+    """On True / False / Unable to determine items: does the reply open with a plain verdict
+    that another option states ("No, Paris is in France. The answer is C." where (C) is Unable
+    to determine; "Yes, sharks are mammals. Answer: False")?"""
+    polar = _YES_NO.get(options[index].strip().lower().rstrip("."))
+    clause = re.split(r"[,;:.!?\n\u2014\u2013]", text, maxsplit=1)[0]
+    if polar is None or len(clause.split()) > 4 or re.search(
+            r"\b(?:probably|likely|maybe|perhaps|think|guess|believe|seems?)\b", clause, re.I):
+        return False
+    said = polarity.opener(clause)
+    return said in ("yes", "no") and said != polar
+
+
+def _computed_before(text: str, start: int, index: int,
+                     values: list[numbers.Value | None]) -> bool:
+    """The sentence right before the letter's states a computed result that is another
+    option ("6 × 7 = 42. Answer: A" where (A) is 36)."""
+    head = text[:start]
+    cut = max(head.rfind("\n"), *(m.end() for m in re.finditer(r"[.!?](?=\s)", head)), -1)
+    if head[cut + 1:].strip(" \t*_#") and not re.fullmatch(
+            r"\s*[*_#]*\s*(?:(?:the\s+)?(?:final\s+)?answer|so|thus|therefore|hence)\b[^.!?\n]*",
+            head[cut + 1:], re.I):
+        return False  # the letter's own sentence says more than a label
+    before = [s for _, s in sentences(re.sub(r"\([^()]*\)", " ", head[:cut + 1]))]
+    if not before:
+        return False
+    m = next((m for pattern in _RESULTS if (m := pattern.search(before[-1]))), None)
+    found = numbers.values(m.group("v")) if m else []
+    if m is None or len(found) != 1 or found[0].start != 0 or found[0].end < len(
+            m.group("v").rstrip(" .!")) - 8:
+        return False
+    named = numbers.match(found[0], values)
+    return named is not None and named != index

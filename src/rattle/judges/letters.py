@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rattle.judges.reply import clause_negated, json_answer, negated_after, negated_before
+from rattle.judges.reply import (clause_negated, json_answer, negated_after, negated_before,
+                                 sentences)
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # Capitals some models write in other scripts for option letters (Cyrillic, Greek).
@@ -30,7 +31,7 @@ _OPEN = r"[\(\[\{<]"
 _CLOSE = r"[\)\]\}>]"
 # A letter token: framed by brackets / bold, or bare (checked by ``_bare_ok``).
 TOKEN = (r"(?:\*\*\s*)?(?:(?P<o>" + _OPEN + r")\s*(?P<lf>" + _L + r")\s*" + _CLOSE + r"|"
-         r"(?<![A-Za-z0-9'’\u0370-\u03ff\u0400-\u04ff])(?P<lb>" + _L
+         r"(?<![A-Za-z0-9'’\u00b0\u0370-\u03ff\u0400-\u04ff])(?P<lb>" + _L
          + r")(?![A-Za-z0-9'’\u0370-\u03ff\u0400-\u04ff]))(?:\s*\*\*)?")  # CJK may touch a letter
 _FOLLOW_OK = re.compile(
     r"\s*(?:$|[,;:!?)\]}*\"'\u3002\uff0c\uff1a\u0964\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af]|"
@@ -84,7 +85,8 @@ _STATEMENTS: list[tuple[int, str, re.Pattern[str]]] = [
                              re.I)),
     (2, "so", re.compile(r"\b(?:so|thus|therefore|hence|consequently|overall|in\s+conclusion|"
                          r"in\s+summary|that\s+leaves|which\s+leaves|leaving|leaves\s+us\s+with|"
-                         r"only)\b[,:]?\s+(?:the\s+answer\s+(?:is|would\s+be)\s+|"
+                         r"only)\b[,:]?\s+(?:(?:actually|really|clearly|definitely|probably)\s+)?"
+                         r"(?:the\s+answer\s+(?:is|would\s+be)\s+|"
                          r"it(?:'s|\s+is|\s+must\s+be|\s+would\s+be)\s+|I\s+(?:pick|choose)\s+|"
                          r"(?:option|choice)\s+)?" + TOKEN, re.I)),
     (2, "my-pick", re.compile(r"\bmy\s+(?:final\s+)?(?:guess|pick|choice|vote|selection|bet)\s*"
@@ -102,6 +104,10 @@ _STATEMENTS.append((2, "answer-is", re.compile(
     r"(?<![A-Za-z])" + _ANSWER_WORD + r"\w*(?:\s+[^\s\d]{1,12}){0,2}?\s*[:\uff1a]?\s*"
     r"(?:(?P<o>[\(\[])(?P<lf>(?-i:[A-Z]))[\)\]]|(?P<lb>(?-i:[A-Z])))(?=\s*(?:[.!\u3002\u0964]|$))",
     re.I)))
+# A closing arrow: "So you'll be late → C", "… ✓ → (B)", "=> D" (the letter ends the line)
+_STATEMENTS.append((2, "arrow", re.compile(
+    r"(?:\u2192|\u21d2|\u27f6|\u27f9|=+>|-+>)\s*(?:(?:option|choice|answer)\s*:?\s*)?" + TOKEN
+    + r"(?=[\s*)\]]*(?:[.!]?[ \t]*$|[.!]?[ \t]*\n))", re.I | re.M)))
 # "(B) is correct", "Option C is the right answer", "B is the best choice"
 _LETTER_IS = re.compile(r"(?:(?:option|choice)\s+)?" + TOKEN + r"[^.,;:\n()\[\]]{0,60}?\s+(?:is|seems|"
                         r"looks|appears)\s+(?:to\s+be\s+)?(?:the\s+)?(?:(?:correct|right|best|true|"
@@ -121,9 +127,10 @@ _BOLD = re.compile(r"\*\*\s*(?:option\s+)?(?:" + _OPEN + r"\s*(?P<a>" + _L + r")
 _FRAMED = re.compile(
     r"(?P<p>" + _OPEN + r")\s*(?P<l1>" + _L + r")\s*" + _CLOSE
     + r"|(?:^|(?<=\s))(?P<l2>" + _L + r")\)"
-    + r"|(?m:^)[\s*#>-]*(?P<l3>" + _L + r")[.:](?=\s)"
+    + r"|(?m:^)[\s*#>-]*(?P<l3>" + _L + r")(?:[.:](?=\s)|(?=\s+[\u2014\u2013]\s))"
     + r"|\b(?:option|choice|letter|opci[óo]n|op[çc][ãa]o)\s+(?P<l4>" + _L + r")(?![A-Za-z0-9'])"
-    + r"|(?:^|(?<=[.,;:!?]\s)|(?<=\n))(?P<l5>[A-Z])(?=\s*(?:[.!?]\s|[.!?]?$|\n))", re.I | re.M)
+    + r"|(?:^|(?<=[.,;:!?\u2014\u2013]\s)|(?<=\n))(?P<l5>[A-Z])(?=\s*(?:[.!?]\s|[.!?]?$|\n))",
+    re.I | re.M)
 _AMBIGUOUS = re.compile(r"\s*(?:,\s*)?(?:(?i:or|and|o|ou|oder)\s+|[/&\u6216]\s*)(?:\*\*)?\s*"
                         r"(?:[A-Z\u0410\u0412\u0421\u0415\u041d](?=\s*(?:$|[.,;:!?)\]])|\s+(?i:is|are|"
                         r"would|could|might|seems?|both|either)\b|\s+[-\u2014\u2013])|" + _OPEN + r"\s*"
@@ -248,6 +255,11 @@ def conclusions(text: str, options: list[str]) -> list[Hit]:
         if not _CONCLUDES.match(sentence):
             continue
         pos, neg = mentions(sentence, options)
+        if not pos and not neg:  # "So the explanation that shows it is D."
+            end = re.search(TOKEN + r"[\s*_]*[.!]?[\s*_]*$", sentence)
+            i = token_index(sentence, end, options) if end and end.group("lb") else None
+            if i is not None and end is not None and end.group("lb").isupper():
+                pos = {i}
         if len(pos) == 1 and not neg:
             out.append(Hit(next(iter(pos)), m.start(), 2, "conclusion"))
     return out
@@ -256,7 +268,7 @@ def conclusions(text: str, options: list[str]) -> list[Hit]:
 def only_letter(text: str, options: list[str]) -> int | None:
     """The reply is nothing but a letter, optionally framed, with or without the option's text
     ("B", "b", "(B)", "**B**", "Option B", "C. Nitrogen", "(C)wolf")."""
-    core = re.sub(r"^[\s*_#>`\"']+|[\s*_`\"'.!]+$", "", text)
+    core = re.sub(r"^(?:[\s*_#>`\"']|[\u2192\u21d2]|=+>|-+>)+|[\s*_`\"'.!]+$", "", text)
     m = re.fullmatch(r"(?:(?:option|choice|answer|letter)\s*:?\s*)?" + _OPEN + r"?\s*(" + _L
                      + r")\s*" + _CLOSE + r"?", core, re.I)
     if m:
@@ -272,7 +284,10 @@ def only_letter(text: str, options: list[str]) -> int | None:
             return i
         # "(A) sink\n\nAfter eating, …": the option, then prose that names no other letter
         pos, neg = mentions(m.group(3), options)
-        if any(rest.startswith(_norm(o) + " ") for o in options if _norm(o)) and not (pos | neg) - {i}:
+        bare = {j for t in re.finditer(TOKEN, m.group(3)) if t.group("lb") and t.group("lb").isupper()
+                and (j := token_index(m.group(3), t, options)) is not None}  # "…, so actually C."
+        if any(rest.startswith(_norm(o) + " ") for o in options if _norm(o)) and not (
+                pos | neg | bare) - {i}:
             return i
     return None
 
@@ -281,7 +296,7 @@ def last_line(text: str, options: list[str]) -> Hit | None:
     """A closing line that is only a letter ("…\\n\\nB", "…\\n\\n(C) Mars"), when the reply does
     not list the options one per line."""
     lines = [(m.start(), m.group(0)) for m in re.finditer(r"[^\n]+", text) if m.group(0).strip()]
-    if len(lines) < 2:
+    if not lines or (len(lines) < 2 and len(sentences(text)) < 2):
         return None
     starts = sum(1 for _, line in lines if re.match(r"\s*(?:" + _OPEN + r"\s*)?" + _L
                                                     + r"\s*[.):\]]", line))
@@ -289,6 +304,11 @@ def last_line(text: str, options: list[str]) -> Hit | None:
         return None
     pos, line = lines[-1]
     i = only_letter(line, options)
+    if i is None:  # "… = 5^2 = 25. A", "… The sun is a star. (C)True": the last sentence
+        said = sentences(line)
+        if len(said) > 1:
+            start, last = said[-1]
+            i, pos = only_letter(last, options), pos + start
     return None if i is None else Hit(i, pos, 2, "last-line")
 
 
@@ -382,3 +402,20 @@ def ordinal_letters(text: str, n: int, *, numeric: bool = False) -> str:
         return a if b is None else f"{a} and {b}"
 
     return _ORDINAL.sub(swap, text)
+
+
+def listing_follows(text: str, start: int, options: list[str]) -> bool:
+    """From ``start`` on, the reply lists three or more options with their texts, one right
+    after another ("The answer is: B) 7 C) 8 D) 9 E) 56 A) 6"): an echo, not a choice."""
+    pos, listed = start, 0
+    while True:
+        m = re.match(r"[\s,;]*(?:" + _OPEN + r"\s*)?([A-Z])\s*[.):\]]\s*", text[pos:])
+        i = letter_index(m.group(1), len(options)) if m else None
+        if m is None or i is None:
+            return listed >= 3
+        opt = options[i].strip()
+        after = text[pos + m.end():]
+        if not opt or not after.lower().startswith(opt.lower()):
+            return listed >= 3
+        pos += m.end() + len(opt)
+        listed += 1

@@ -17,7 +17,8 @@ from fractions import Fraction
 _CURRENCY = r"(?:\$|US\$|USD\s*|Rs\.?\s*|INR\s*|\u20b9|\u20ac|\u00a3|EUR\s*|GBP\s*)"
 NUMBER = re.compile(
     r"(?<![A-Za-z0-9_.^/])(?:(?P<sign>-(?=\S)|negative\s+))?" + _CURRENCY + r"?(?:(?P<whole>\d+)\s+"
-    r"(?=\d+\s*/\s*\d))?(?P<num>(?<!\d,)\d+,\d{1,2}(?![\d,])|(?:\d{1,3}(?:,\d{3})+|\d+)"
+    r"(?=\d+\s*/\s*\d))?(?P<num>(?<!\d,)\d+,\d{1,2}(?![\d,])|(?:\d{1,3}(?:,\d{3})+|"
+    r"\d{1,3}(?: \d{3})+(?=(?:,\d{1,2})?\s?[\u20ac$\u00a3\u20b9%])|\d+)"
     r"(?:\.\d+)?|\.\d+)(?:\s*/\s*(?P<den>\d+(?:\.\d+)?))?(?![\d/])(?P<pct>\s*(?:%|percent\b|"
     r"per\s+cent\b))?(?P<cents>\s*(?:cents?\b|\u00a2))?")
 _UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -46,7 +47,8 @@ class Value:
 
 
 def _to_value(m: re.Match[str]) -> Value | None:
-    raw = m.group("num")  # "2,5" is a decimal comma; "1,500" a thousands separator
+    raw = m.group("num").replace(" ", "")  # "16 200 €": thousands grouped by spaces
+    # "2,5" is a decimal comma; "1,500" a thousands separator
     num = raw.replace(",", ".") if re.fullmatch(r"\d+,\d{1,2}", raw) else raw.replace(",", "")
     try:
         value = float(Fraction(num) / Fraction(m.group("den"))) if m.group("den") else float(num)
@@ -85,17 +87,22 @@ def _word_value(m: re.Match[str]) -> Value | None:
 
 
 def values(text: str) -> list[Value]:
-    """Numbers written in digits, or in words where the text has no digits; exponents
+    """Numbers written in digits, and in words ("Half of 50 is twenty-five."; beside digits
+    only from ten up: small counts there are mostly units, "in two weeks"); exponents
     ("m^2", "7^2") and digits glued to words ("Statement1") are not values."""
     out = [v for m in NUMBER.finditer(text) if (v := _to_value(m)) is not None]
-    if not out and not re.search(r"\d", text):
-        out = [v for m in _WORD_NUMBER.finditer(text) if (v := _word_value(m)) is not None]
-    return out
+    digits = bool(re.search(r"\d", text))
+    words = [v for m in _WORD_NUMBER.finditer(text) if (v := _word_value(m)) is not None
+             and not (digits and (abs(v.value) < 10 or m.group("part")))]
+    return sorted(out + words, key=lambda v: v.start) if words else out
 
 
 def option_value(text: str) -> Value | None:
     """The option's value when the option is a single number (units and currency allowed)."""
     stripped = text.strip()
+    word = _WORD_NUMBER.fullmatch(stripped.rstrip("."))
+    if word is not None:  # "Six", "twenty-five"
+        return _word_value(word)
     found = list(NUMBER.finditer(stripped))
     if len(found) != 1:
         return None
@@ -126,16 +133,16 @@ def match(stated: Value, options: list[Value | None]) -> int | None:
         return [i for i, o in enumerate(options) if o is not None and test(o)]  # type: ignore[operator]
 
     exact = find(lambda o: _same(stated.value, o.value))
+    if not exact:  # "0.375" is "37.5%" before it rounds to "0.38"
+        if stated.percent:
+            exact = find(lambda o: not o.percent and _same(stated.value / 100, o.value))
+        else:
+            exact = find(lambda o: o.percent and _same(stated.value * 100, o.value))
     if not exact and stated.decimals > 0:
         exact = find(lambda o: stated.decimals > o.decimals > 0
                      and _same(round(stated.value, o.decimals), o.value))
     if not exact and stated.decimals == 0 and stated.value != int(stated.value):
         exact = find(lambda o: o.decimals > 0 and _same(round(stated.value, o.decimals), o.value))
-    if not exact:
-        if stated.percent:
-            exact = find(lambda o: not o.percent and _same(stated.value / 100, o.value))
-        else:
-            exact = find(lambda o: o.percent and _same(stated.value * 100, o.value))
     if len(exact) > 1 and stated.form:  # "1/4" among 1/4 and 25/100: the form written
         exact = [i for i in exact if (o := options[i]) is not None and o.form == stated.form]
     return exact[0] if len(exact) == 1 else None
@@ -144,7 +151,9 @@ def match(stated: Value, options: list[Value | None]) -> int | None:
 # Reading which value a worked reply ends on (``answer_value``): asides and remarks about
 # other numbers ("(The mean would be 9.2)", "Note that 245 would be one week", "It's
 # tempting to compute 17 - 9 = 8") are not the answer while the main line states a value.
-_ASIDE = re.compile(r"\((?=[^()]*\s)[^()]*\)")  # "(The mean would be 9.2)", "(365 ÷ 7 ≈ 52.1)"
+# "(The mean would be 9.2)", "(365 ÷ 7 ≈ 52.1)", "…, one more than a common year's 365"
+_ASIDE = re.compile(r"\((?=[^)]*\s)(?:[^()]|\([^()]*\))*\)|,\s*(?:\w+\s+){0,2}(?:more|less|fewer|greater|smaller|"
+                    r"higher|lower|bigger)\s+than\b[^,.;()]*")
 _REMARK_OPEN = re.compile(
     r"^\W*(?:note|nb|check(?:ing)?|verify|verification|sanity\s+check|if|had|it(?:'s|\s+is)\s+"
     r"tempting|a\s+common\s+(?:mistake|error|trap)|careful|don't|do\s+not|compare|unlike|"

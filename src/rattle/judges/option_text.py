@@ -81,6 +81,17 @@ def _pattern(option: str) -> re.Pattern[str] | None:
     return re.compile(r"(?<!\w)" + body + r"(?!\w)", re.I)
 
 
+def _surname(option: str, options: list[str]) -> re.Pattern[str] | None:
+    """A name of two or more capitalised words is also named by its last word when no other
+    option ends in it ("Van Gogh" / "Gogh" for "Vincent van Gogh", "Austen")."""
+    words = option.split()
+    last = words[-1] if words else ""
+    if len(words) < 2 or not words[0][:1].isupper() or not last[:1].isupper() or len(last) < 4 \
+            or not last.isalpha() or sum(o.split()[-1:] == [last] for o in options) > 1:
+        return None
+    return re.compile(r"(?<!\w)" + re.escape(last) + r"(?!\w)")
+
+
 def occurrences(text: str, options: list[str], skip: frozenset[int] = frozenset()) -> list[TextHit]:
     found: list[tuple[int, int, int]] = []
     for i, opt in enumerate(options):
@@ -90,9 +101,11 @@ def occurrences(text: str, options: list[str], skip: frozenset[int] = frozenset(
         if pattern is None:
             continue
         found += [(i, m.start(), m.end()) for m in pattern.finditer(text)]
-    kept = [(i, s, e) for i, s, e in found
-            if not any(j != i and s2 <= s and e <= e2 and (e2 - s2) > (e - s)
-                       for j, s2, e2 in found)]
+        short = _surname(opt.strip(), [o.strip() for o in options])
+        if short is not None:
+            found += [(i, m.start(), m.end()) for m in short.finditer(text)]
+    kept = [(i, s, e) for i, s, e in set(found)
+            if not any(s2 <= s and e <= e2 and (e2 - s2) > (e - s) for _, s2, e2 in found)]
     return [TextHit(i, s, e, negated_before(text, s) or negated_after(text, e))
             for i, s, e in sorted(kept, key=lambda h: h[1])]
 
@@ -203,3 +216,19 @@ def equals_option(text: str, options: list[str]) -> int | None:
         if len(inside) == 1:
             return inside[0]
     return None
+
+
+def options_in_a_row(text: str, options: list[str]) -> bool:
+    """Three or more options' texts (all of them when fewer) one right after another with
+    nothing but spaces or slashes between ("True False Unable to determine True"):
+    an echo of the options, not a choice."""
+    hits = [h for h in occurrences(text, options) if not h.negated]
+    need, run, seen = min(3, len(options)), 1, {hits[0].index} if hits else set()
+    for a, b in itertools.pairwise(hits):
+        if re.fullmatch(r"[\s/|]*", text[a.end:b.start]) and b.index not in seen:
+            run, seen = run + 1, seen | {b.index}
+        else:
+            run, seen = 1, {b.index}
+        if run >= need:
+            return True
+    return False

@@ -4,8 +4,10 @@ options (``choice`` on True / False / Unable to determine items).
 - ``opener(clause)``: the verdict a clause opens with: "Yes", "Correct", "That's true", "I
   think so" (yes); "No", "False", "Not true", "That's a myth", "I don't think so" (no);
   "Partly", "Mostly right", "Not quite", "Close, but", "Yes and no" (partial); "Maybe", "Sort
-  of", "I'm not sure" (hedge); "I cannot verify" (refusal). "No doubt", "No error", "No
-  problem" are not a no.
+  of", "I'm not sure", "the evidence is mixed" (hedge); "I cannot verify" (refusal). "No error",
+  "No problem" are not a no; "No question about it", "Not false at all", "She did" are a yes.
+- ``conceded(text)``: "True that she won, but …" concedes a part; what follows the "but"
+  decides.
 - ``statement(clause)``: a verdict stated anywhere in the clause ("the statement is false",
   "which is wrong", "this is a common misconception", "there is no error" = yes).
 - ``correction(text)``: after a yes, does the reply take it back ("Yes, but it was 1802, not
@@ -13,7 +15,8 @@ options (``choice`` on True / False / Unable to determine items).
   words count only when not negated ("no error", "nothing wrong", "not a misconception") and
   not said of other people ("many people mistakenly think").
 - ``undetermined(text)``: the reply says the answer cannot be known from what it was given
-  ("cannot be determined", "not enough information", "the text doesn't say").
+  ("cannot be determined", "not enough information", "the text doesn't say", "Nu se poate
+  determina", "Nie je možné určiť"); ``opens_undetermined`` when a clause opens with it.
 """
 
 from __future__ import annotations
@@ -38,7 +41,10 @@ _NO_IDIOM = (r"(?!\s+(?:doubt|question|problem|wonder|errors?|mistakes?|issues?|
 _COPULA_XL = (r"(?:(?:das|es|c'est|c\s+est|isso|isto|esto|eso|questo|ci\u00f2|dat|het|\u044d\u0442\u043e)"
               r"\s+(?:ist|est|es|\u00e9|\u00e8|is)?\s*)")
 _PUNCT_AFTER = r"(?=\s*(?:[,.!;:\u2014\u2013-]|$))"  # short words that are also other words
-_YES_XL = (r"sim|s[\u00ed\u00ec]|ja|jawohl|oui|ano|evet|benar|betul|\u0111\u00fang|ndiyo|kweli|"
+_YES_XL = (r"sim|s[\u00ed\u00ec]|ja|jawohl|oui|ano|\u0438\u04d9|\u0434\u04b1\u0440\u044b\u0441(?!\s+\u0435\u043c\u0435\u0441)|"
+           r"\u10d3\u10d8\u10d0\u10ee|\u10d9\u10d8(?=\s*[,.!]|$)|\u00e1no|jah|j\u0101|j\u00e1|b\u0259li|ydy|"
+           r"(?:bai|ie)(?=\s*(?:[,.!;:\u2014\u2013-]|$))|pareizi|r\u00e9tt|to\s+dr\u017ei|evet|\u0b86\u0bae\u0bcd|\u06c1\u0627\u06ba|"
+           r"\u09b9\u09cd\u09af\u09be\u0981|benar|betul|\u0111\u00fang|ndiyo|kweli|"
            r"kyll\u00e4|igen|taip|opo|(?:tak|ya|jah|oo|tama)" + _PUNCT_AFTER + r"|"
            r"\u0442\u0430\u043a|\u03bd\u03b1\u03b9|\u0646\u0639\u0645|\u0635\u062d\u064a\u062d|"
            r"\u0628\u0644\u0647|\u05db\u05df|\u0939\u093e\u0901|\u0939\u093e\u0902|\u0938\u0939\u0940|"
@@ -48,7 +54,10 @@ _YES_XL = (r"sim|s[\u00ed\u00ec]|ja|jawohl|oui|ano|evet|benar|betul|\u0111\u00fa
            r"\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e|" + _COPULA_XL
            + r"?(?:verdad(?:ero)?|verdade(?:iro)?|vero|vrai|wahr|richtig|correct[oa]|corretto|"
            r"certo|cierto|juist|waar|exact[oa]?|exato|esatto)")
-_NO_XL = (r"n[\u00e3a]o|nein|non|nee|nej|nie|hay\u0131r|tidak|salah|bukan|kh\u00f4ng|hapana|si\s+kweli|"
+_NO_XL = (r"n[\u00e3a]o|nein|non|nee|nej|nie|\u0939\u094b\u0907\u0928|\u0436\u043e\u049b|\u10d0\u10e0\u10d0|"
+          r"n\u0113|xeyr|nepareizi|rangt|ne\s+dr\u017ei|"
+          r"(?:na|ez|nac\u00e1u)(?=\s*(?:[,.!;:\u2014\u2013-]|$))|\u0b87\u0bb2\u0bcd\u0bb2\u0bc8|\u0646\u06c1\u06cc\u06ba|"
+          r"\u09a8\u09be(?=\s*[,.!\u0964])|hay\u0131r|tidak|salah|bukan|kh\u00f4ng|hapana|si\s+kweli|"
           r"(?:nei|ne|nu|nem|ei|hindi|mali)" + _PUNCT_AFTER + r"|"
           r"\u043d\u0456|\u03cc\u03c7\u03b9|\u0644\u0627|\u062e\u0637\u0623|\u0646\u0647|\u05dc\u05d0|"
           r"\u0928\u0939\u0940\u0902|\u0917\u0932\u0924|\u0e44\u0e21\u0e48|\u043d\u0435\u0442|\u5426|\u4e0d\u5bf9|"
@@ -61,9 +70,11 @@ _TRUTH = r"(?:true|correct|right|accurate|valid|factual|exact)"
 _FALSE = (r"(?:false|incorrect|wrong|inaccurate|untrue|invalid|mistaken|misleading|exaggerated|"
           r"overstated|outdated|debunked|(?:just\s+|only\s+|merely\s+|simply\s+)?a\s+(?:common\s+|"
           r"popular\s+|widespread\s+|persistent\s+)?(?:myth|misconception|mistake|misunderstanding|"
-          r"exaggeration|fabrication|saying|figure\s+of\s+speech|metaphor|legend|superstition|"
-          r"old\s+wives'\s+tale|urban\s+legend|misnomer)|an?\s+(?:myth|misconception|exaggeration|error|"
-          r"inaccuracy))")
+          r"exaggeration|fabrication|legend|superstition|old\s+wives'\s+tale|urban\s+legend|misnomer)|"
+          # a saying or a metaphor is dismissed only as "just" one ("a popular saying" describes)
+          r"(?:just|only|merely|simply)\s+a\s+(?:\w+\s+)?(?:saying|figure\s+of\s+speech|metaphor|"
+          r"expression)|an?\s+(?:myth|misconception|exaggeration|error|inaccuracy))")
+_LIKELY = r"(?:(?:probably|likely|most\s+likely|definitely|clearly|certainly)\s+)?"
 _SUBJ = (r"(?:the\s+(?:statement|claim|assertion|sentence|premise|answer|information|fact)"
          r"(?:\s+that\s+[^.!?]{1,150}?|\s*\"[^\"]{1,200}\"|\s*'[^']{1,200}')?|"
          r"this(?:\s+(?:statement|claim|one))?|that(?:\s+(?:statement|claim|one))?|it|which)")
@@ -74,7 +85,7 @@ _PARTIAL = re.compile(
     r"^(?:partly|partially|half|mostly|mainly|largely|somewhat|not\s+(?:entirely|completely|fully|"
     r"exactly|quite|necessarily|totally|wholly)|close|almost|nearly|yes\s+and\s+no|"
     r"only\s+partly|in\s+part|only\s+if|that'?s\s+(?:debatable|disputed|contested|questionable|"
-    r"arguable))\b"
+    r"arguable)|not\s+always)\b"
     r"(?!\s+(?:because|due|since|as|thanks|owing)\b)|"
     # "Right year, wrong city": a part of the claim is right
     r"^(?:right|correct|accurate|true)\s+" + r"(?:year|date|time|name|place|location|number|figure|"
@@ -93,10 +104,16 @@ _HEDGE = re.compile(
     r"(?:say|tell|determine|verify)|(?:i'?m|i\s+am)\s+not\s+(?:sure|certain|completely\s+sure|"
     r"entirely\s+sure)|not\s+sure|unsure|i\s+(?:don't|do\s+not)\s+know|sort\s+of|kind\s+of|"
     r"it(?:'s|\s+is)\s+(?:hard|difficult)\s+to\s+(?:say|tell)|i\s+(?:think|believe)\s+"
-    r"(?:that\s+)?(?:it|this|that)\s+(?:might|may|could)\b)", re.I)
+    r"(?:that\s+)?(?:it|this|that)\s+(?:might|may|could)\b|"
+    # "the evidence is mixed", "it's complicated", "the jury is still out"
+    r"(?:the\s+)?(?:evidence|research|science|data|literature)\s+(?:is|are|seems|remains)\s+"
+    r"(?:\w+\s+)?(?:mixed|inconclusive|divided|unclear|contested)|it(?:'s|\s+is)\s+(?:complicated|"
+    r"not\s+(?:that\s+|so\s+)?(?:simple|clear-cut|black\s+and\s+white))|the\s+jury\s+is\s+"
+    r"(?:still\s+)?out)", re.I)
 _NO = re.compile(
     r"^(?:no" + _NO_IDIOM + r"|nope|nah|" + _NO_XL + r"|\u4e0d(?!\u77e5\u9053)|"
-    r"not\s+a\s+chance|not\s+really|false|incorrect|"
+    r"not\s+a\s+chance|not\s+really|false|incorrect|not\s+(?:all|every|everyone|everything)\b|"
+    r"not\s+any\s?more|no\s+longer|"
     r"wrong|inaccurate|untrue|not\s+(?:true|correct|right|accurate|so|at\s+all)|"
     r"(?:probably|likely|most\s+likely)\s+(?:not|false|no|incorrect|wrong)|negative|"
     r"(?:absolutely|certainly|definitely|of\s+course|surely|obviously|clearly|totally|really)\s+not|(?:absolutely|completely|"
@@ -109,26 +126,33 @@ _NO = re.compile(
     + _FALSE + r")|"
     r"i\s+(?:don'?t|do\s+not)\s+(?:think|believe)\s+(?:so|(?:that'?s|that\s+is|it'?s|it\s+is|"
     r"this\s+is)\s+" + _TRUTH + r")|i\s+(?:think|believe)\s+(?:it'?s|it\s+is|that'?s|that\s+is|"
-    r"this\s+is)\s+(?:not\s+" + _TRUTH + r"|" + _FALSE + r")|"
+    r"this\s+is)\s+" + _LIKELY + r"(?:not\s+" + _TRUTH + r"|" + _FALSE + r")|"
     r"(?:i'?m|i\s+am)\s+not\s+(?:sure|certain|convinced)\s+(?:that'?s|that\s+is|this\s+is|"
     r"it'?s|it\s+is|the\s+statement\s+is)\s+" + _TRUTH + r"|"
     r"(?:you(?:'re|\s+are))\s+(?:wrong|mistaken|incorrect)|i\s+(?:guess|suppose|reckon)\s+(?:it'?s\s+)?"
-    r"(?:false|not|wrong|incorrect|no)|(?:it'?s|it\s+is|that'?s|that\s+is)\s+the\s+(?:other\s+way\s+"
-    r"around|opposite|reverse))(?:\b|(?<=[^\x00-\u024f]))", re.I)
+    r"(?:false|not|wrong|incorrect|no)|(?:it'?s|it\s+is|that'?s|that\s+is)\s+(?:the\s+(?:other\s+way\s+"
+    r"around|opposite|reverse)|backwards|back\s+to\s+front))(?:\b|(?<=[^\x00-\u024f]))", re.I)
 _YES = re.compile(
     r"^(?:yes|yeah|yep|yup|yea|da|" + _YES_XL + r"|correct|true|right|indeed|absolutely|exactly|"
     r"definitely|certainly|of\s+course|sure|affirmative|accurate|spot\s+on|precisely|bingo|"
     r"you\s+got\s+it|stimmt|klopt|"
+    # "She did — …", "It is.", "Sure is.": a short answer that echoes the claim's verb
+    r"(?:(?:he|she|it|they|that|this|there)\s+)?(?:did|does|do|is|was|are|were|has|have|had|can|"
+    r"could|will)(?=\s*(?:[,.!;:\u2014\u2013-]|$))|"
     r"(?:probably|likely|most\s+likely)\s+(?:true|yes|correct|right)|i(?:'d|\s+would)\s+say\s+"
     r"(?:yes|so)|"
     r"(?:that|this|it)(?:'s|\s+is)\s+(?:(?:absolutely|completely|entirely|quite|perfectly)\s+)?"
     + _TRUTH + r"|you(?:'re|\s+are)\s+(?:(?:absolutely|completely|quite|totally|entirely)\s+)?"
     r"(?:correct|right)|i\s+(?:think|believe|guess)\s+so|"
-    r"i\s+(?:think|believe)\s+(?:it'?s|it\s+is|that'?s|that\s+is|this\s+is)\s+" + _TRUTH + r"|"
+    r"i\s+(?:think|believe)\s+(?:it'?s|it\s+is|that'?s|that\s+is|this\s+is)\s+" + _LIKELY + _TRUTH
+    + r"|not\s+(?:false|wrong|incorrect|inaccurate|untrue|mistaken|a\s+myth)(?:\s+at\s+all)?|"
     r"i\s+(?:guess|suppose|reckon)\s+(?:it'?s\s+|that'?s\s+)?(?:true|correct|right|yes)|"
     r"(?:totally|completely|absolutely|entirely|quite|perfectly|100%|dead)\s+(?:right|correct|true|"
     r"accurate)|spot-on|"
-    r"(?:it|that|this)(?:'s|\s+is)\s+(?:not|never)\s+(?:wrong|false|incorrect|inaccurate))"
+    r"(?:it|that|this)(?:'s|\s+is)\s+(?:not|never)\s+(?:wrong|false|incorrect|inaccurate)|"
+    # "No question about it — …", "No doubt.", "Without a doubt"
+    r"no\s+(?:doubt|question)(?:\s+about\s+it)?(?=\s*(?:[,.!;:\u2014\u2013-]|$))|without\s+(?:a|any)\s+"
+    r"doubt|undoubtedly|unquestionably)"
     r"(?:\b|(?<=[^\x00-\u024f]))(?!\s+(?:false|wrong|incorrect|untrue|not)\b)", re.I)
 _NOT = r"not\s+(?:(?:entirely|completely|quite|fully|totally|wholly|100%|really|exactly)\s+)?"
 _NO_STMT = re.compile(r"\b" + _SUBJ + _COP + _ADV + r"\s+(?:" + _NOT + _TRUTH + r"|" + _FALSE
@@ -171,6 +195,30 @@ HEDGE = re.compile(
     r"i\s+(?:don't|do\s+not)\s+know|no\s+idea|either\b.*\bor\b)", re.I)
 _UNDETERMINED = re.compile(
     r"\bnot\s+necessarily\b|"
+    r"\bnie\s+je\s+mo\u017en\u00e9\s+ur\u010di\u0165\b|\bned\u00e1\s+sa\s+ur\u010di\u0165\b|"
+    r"\bezin\s+da\s+(?:zehaztu|jakin|esan)\b|\bnav\s+iesp\u0113jams\s+noteikt\b|\bekki\s+h\u00e6gt\s+"
+    r"a\u00f0\s+(?:segja|\u00e1kvar\u00f0a|vita)\b|\bni\s+ellir\s+(?:penderfynu|dweud)\b|\bni\s+mogo\u010de\s+"
+    r"(?:dolo\u010diti|vedeti|re\u010di)\b|\bm\u00fc\u0259yy\u0259n\s+etm\u0259k\s+m\u00fcmk\u00fcn\s+deyil\b|"
+    r"\bnelze\s+ur\u010dit\b|\bnen\u00ed\s+mo\u017en\u00e9\s+ur\u010dit\b|\bnije\s+mogu\u0107e\s+"
+    r"(?:odrediti|re\u0107i)\b|\bne\s+mo\u017ee\s+se\s+odrediti\b|\b(?:ei|pole)\s+(?:saa|ole\s+"
+    r"v\u00f5imalik)\s+(?:kindlaks\s+teha|\u00f6elda|m\u00e4\u00e4rata)\b|\ben\u0117manoma\s+"
+    r"nustatyti\b|\bneį?manoma\s+nustatyti\b|\bkan\s+nie\s+bepaal\b|"
+    # "cannot be determined" in other languages ("Nu se poate determina", "nem lehet eldönteni",
+    # "no es pot determinar", "kan ikke afgøres", "не можна визначити", "無法確定", "判断できない")
+    r"\bnu\s+se\s+poate\s+(?:determina|stabili|spune)\b|\bnem\s+(?:lehet|d\u00f6nthet\u0151)\b|"
+    r"\bno\s+es\s+pot\s+(?:determinar|saber|dir)\b|\bno\s+se\s+puede\s+(?:determinar|saber|decir)\b|"
+    r"\bimpossible\s+de\s+(?:d\u00e9terminer|savoir|dire)\b|\bnicht\s+(?:feststellbar|bestimmbar|"
+    r"entscheidbar|zu\s+(?:bestimmen|entscheiden|sagen))\b|\bnon\s+(?:si\s+pu\u00f2|\u00e8\s+possibile)\s+"
+    r"(?:determinare|stabilire|dire)\b|\bn\u00e3o\s+(?:se\s+pode|\u00e9\s+poss\u00edvel)\s+(?:determinar|"
+    r"saber|dizer)\b|\b(?:kan|kann)\s+ikke\s+(?:afg\u00f8res|avgj\u00f8res|bestemmes|vides|sies)\b|"
+    r"\bei\s+voi\s+(?:p\u00e4\u00e4tell\u00e4|tiet\u00e4\u00e4|sanoa)\b|\btidak\s+(?:dapat|bisa)\s+"
+    r"(?:ditentukan|dipastikan)\b|\bonbepaald\b|\bniet\s+te\s+(?:bepalen|zeggen)\b|"
+    r"\u043d\u0435\s+(?:\u043c\u043e\u0436\u043d\u0430|\u043c\u043e\u0436\u043d\u043e|"
+    r"\u0432\u043e\u0437\u043c\u043e\u0436\u043d\u043e)\s+(?:\u0432\u0438\u0437\u043d\u0430\u0447"
+    r"|\u043e\u043f\u0440\u0435\u0434\u0435\u043b|\u0441\u043a\u0430\u0437\u0430\u0442)|"
+    r"\u65e0\u6cd5(?:\u786e\u5b9a|\u5224\u65ad)|\u7121\u6cd5(?:\u78ba\u5b9a|\u5224\u65b7)|"
+    r"\u5224\u65ad\u3067\u304d(?:\u306a\u3044|\u307e\u305b\u3093)|\u5224\u5225\u4e0d\u80fd|"
+    r"\uc54c\s*\uc218\s*\uc5c6|"
     r"\b(?:cannot|can't|can\s+not|unable\s+to|impossible\s+to|not\s+possible\s+to|no\s+way\s+"
     r"(?:to|of))\s+(?:be\s+)?(?:determine[sd]?|tell|told|say|know|known|knowing|decide[sd]?|"
     r"verify|verified|conclude[sd]?|confirm(?:ed)?|answer(?:ed)?)\b|"
@@ -245,6 +293,23 @@ def opener(clause: str) -> Polarity | None:
     return None
 
 
+# "True that she won, but …", "Granted, it's old, but …": a concession; what follows the
+# "but" decides, and with no verdict there the claim is only partly right.
+_CONCEDES = re.compile(r"^(?:(?:it'?s|it\s+is|that'?s|that\s+is)\s+)?(?:true|right|correct)\s+"
+                       r"that\b|^(?:granted|admittedly)\b", re.I)
+
+
+def conceded(text: str) -> str | None:
+    """When ``text`` opens with a concession that a "but" / "however" in the same sentence
+    turns ("True that she won, but the prize was in Physics"): what follows the turn; else
+    None."""
+    if not _CONCEDES.match(clean_clause(text)):
+        return None
+    sentence = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
+    turn = re.search(r"\b(?:but|however)\b[\s,]*", sentence, re.I)
+    return None if turn is None else text[turn.end():]
+
+
 def statement(clause: str) -> Polarity | None:
     text = re.sub(r"[*_`\"]", "", clause)
     if PART_STMT.search(text):
@@ -286,20 +351,12 @@ def error_stated(text: str) -> bool:
     return any(m.group(0).lower() in _STRONG_ERRORS for m in _real_errors(text))
 
 
-def negates_claim(text: str, claim: str) -> bool:
-    """The reply sets a word of the claim aside by name: "native to Asia, not Africa" for
-    "Tigers are native to Africa", "in 1802, not 1822" for "… born in 1822"."""
-    if not claim:
-        return False
-    said = {w.lower() for w in re.findall(r"\w+", claim) if len(w) > 2 or w.isdigit()}
-    for m in re.finditer(r"(?:,|;|\u2014|\u2013|\brather\s+than|\binstead\s+of)\s*(?:not\s+)?(?:in\s+|at\s+|"
-                         r"on\s+|by\s+|from\s+|the\s+|a\s+|an\s+)?(\w+)", text, re.I):
-        head = text[m.start():m.end()].lower()
-        if ("not" in head.split() or "rather" in head or "instead" in head) and \
-                m.group(1).lower() in said:
-            return True
-    return False
-
-
 def undetermined(text: str) -> bool:
     return bool(_UNDETERMINED.search(text))
+
+
+def opens_undetermined(clause: str) -> bool:
+    """The clause opens by saying the answer cannot be determined, in a language whose phrase
+    starts with its negation ("Nie je možné určiť", "Nu se poate determina"): no "no"."""
+    m = _UNDETERMINED.search(clean_clause(clause))
+    return m is not None and m.start() == 0

@@ -24,132 +24,17 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from rattle.judges import ralm_lexicon as lex
 from rattle.judges import signals
-from rattle.judges.reply import prepare, unfinished_reasoning
+from rattle.judges.reply import after_revision, first_item, prepare, unfinished_reasoning
 
 Mode = Literal["paper", "broad"]
 Prompt = Literal["unans", "conflict", "normal"]
 MODES: tuple[Mode, ...] = ("paper", "broad")
 
-_NEG = (r"(?:\b(?:not|no|never|without|nothing|none|isn't|aren't|wasn't|non|hardly)\b|n't)"
-        r"[\s\"'`*(\u201c\u2018-]*(?:(?:\w+|any)[\s\"'`*-]+){0,2}$")
 # Paper strings (Table 9 prompts): 'unanswerable', 'conflict'.
 _UNANSWERABLE = re.compile(r"\bun-?answerable\b", re.I)
 _CONFLICT_WORD = re.compile(r"\bconflict(?:s|ing|ed)?\b|\bconflict-free\b", re.I)
-# Broad mode: other ways of saying the answer is not in the documents.
-_ABSTAIN = re.compile(
-    r"\b(?:cannot|can't|can\s+not|could\s+not|couldn't|unable\s+to|impossible\s+to)\s+(?:be\s+)?"
-    r"(?:answer(?:ed)?|find|found|determine[d]?|locate[d]?|identif(?:y|ied)|tell|say|know|"
-    r"infer(?:red)?|provide)\b|"
-    r"\b(?:do|does|did)\s+not\s+(?:\w+ly\s+)?(?:mention|say|state|specify|provide|contain|include|give|"
-    r"list|name|indicate|discuss|cover|have|answer)\b|\b(?:don't|doesn't|didn't)\s+(?:\w+ly\s+)?(?:mention|say|"
-    r"state|specify|provide|contain|include|give|list|name|indicate|discuss|cover|have|answer)\b|"
-    r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't)\s+(?:not\s+)?(?:mentioned|stated|given|"
-    r"provided|specified|found|available|included|listed|named|present|contained|discussed|"
-    r"addressed)\b|\bnot\s+(?:mentioned|stated|given|provided|specified|found|available|"
-    r"answerable)\b|\bnot\s+(?:in|found\s+in)\s+the\s+(?:documents?|passages?|text|context)\b|"
-    r"\bno\s+(?:answer|information|info|mention|relevant\s+(?:information|documents?)|data|"
-    r"details?|evidence)\b|\b(?:not\s+enough|insufficient|not\s+sufficient|lack\s+of|(?:isn't|is\s+not|"
-    r"aren't|are\s+not|wasn't)\s+(?:enough|sufficient))\s+"
-    r"(?:information|context|data|evidence|details)\b|\bnone\s+of\s+the\s+(?:documents?|"
-    r"passages?|texts?|sources?|articles?)\s+(?:mention|say|state|contain|provide|name|specify|"
-    r"include|discuss|answer|give|address|cover|tell)|\b(?:says?|states?|mentions?|gives?)\s+"
-    r"nothing\s+(?:about|on|regarding|of)\b|\b(?:don't|do\s+not|can't|cannot|couldn't|could\s+not)\s+"
-    r"(?:see|find|spot|locate)\b[^.]{0,60}\b(?:documents?|passages?|context|texts?|sources?)\b|\bi\s+(?:do\s+not|don't)\s+know\b|\bi\s+(?:do\s+not|don't)\s+"
-    r"have\s+enough\b|\b(?:i'?m|i\s+am)\s+not\s+(?:sure|certain)\b|\bunclear\b|\b(?:mentions?|discuss(?:es)?|"
-    r"describes?|covers?|talks?\s+about)\b[^.]{0,80}(?:\bbut|,)\s+(?:not|nothing\s+(?:about|on)|"
-    r"no)\b(?!\s*(?:a\s+)?(?:real\s+|genuine\s+|true\s+|actual\s+)?(?:conflict|contradiction|"
-    r"discrepancy|disagreement))|\b(?:have\s+)?no\s+(?:idea|clue)\b|\bno\s+(?:documents?|passages?|"
-    r"sources?|texts?)\s+(?:mentions?|names?|says?|states?|gives?|contains?|provides?|answers?|"
-    r"specif(?:y|ies)|includes?|discuss(?:es)?)\b|^\W*(?:unknown|n/?a|n\.\s?a\.?|"
-    r"none|no\s+idea|not\s+sure|unsure)\W*$|\bnot\s+answerable\b|\bunbeantwortbar\b|\bno\s+se\s+puede\s+"
-    r"responder\b|\bsin\s+respuesta\b|\bje\s+ne\s+sais\s+pas\b|\bich\s+wei\u00df\s+(?:es\s+)?nicht"
-    r"\b|\u65e0\u6cd5\u56de\u7b54|\u7121\u6cd5\u56de\u7b54|\u4e0d\u77e5\u9053|\u65e0\u6cd5\u786e"
-    r"\u5b9a|\u7b54\u3048\u3089\u308c\u307e\u305b\u3093|(?:\u65e0\u6cd5|\u4e0d\u80fd)[^\u3002\uff0c,.]{0,8}"
-    r"(?:\u56de\u7b54|\u786e\u5b9a|\u5f97\u77e5)|" + r"|".join((
-        # French, German, Spanish, Portuguese, Italian, Russian, Chinese, Japanese
-        r"\bimpossible\s+de\s+r[\u00e9e]pondre\b|\bne\s+(?:le\s+|la\s+|les\s+|l')?(?:mentionnent|"
-        r"mentionne|pr[\u00e9e]cisent|pr[\u00e9e]cise|disent|dit|indiquent|indique)\s+pas\b|"
-        r"\baucune\s+(?:information|mention|r[\u00e9e]ponse|id[\u00e9e]e)\b|\bpas\s+(?:mentionn[\u00e9e]e?|"
-        r"d'information|assez\s+d'informations?)\b|\bn'en\s+(?:parlent|parle|disent|dit|"
-        r"mentionnent|mentionne)\s+pas\b|\bne\s+(?:parlent|parle|donnent|donne|contiennent|contient|"
-        r"fournissent|fournit)\s+pas\b",
-        r"\bnicht\s+(?:beantwortbar|zu\s+beantworten|erw[\u00e4a]hnt|angegeben|genannt)\b|"
-        r"\bkeine\s+(?:angabe|angaben|informationen?|antwort|ahnung)\b",
-        r"\u043e\u0442\u0432\u0435\u0442\u0438\u0442\u044c\s+\u043d\u0435\u0432\u043e\u0437\u043c\u043e\u0436"
-        r"\u043d\u043e|\u043d\u0435\s?\u0438\u0437\u0432\u0435\u0441\u0442\u043d\u043e|\u043d\u0435\u043b\u044c"
-        r"\u0437\u044f\s+(?:\u043e\u0442\u0432\u0435\u0442\u0438\u0442\u044c|\u043e\u043f\u0440\u0435\u0434"
-        r"\u0435\u043b\u0438\u0442\u044c)",
-        # Czech, Greek, Swahili, Hungarian, Romanian, Finnish, Danish/Norwegian, Ukrainian,
-        # Hebrew, Persian, Thai, Tagalog, Malay
-        r"\bnelze\s+(?:odpov\u011bd\u011bt|ur\u010dit)\b|\bnen\u00ed\s+(?:uvedeno|zm\u00edn\u011bno)\b|"
-        r"\u03b4\u03b5\u03bd\s+\u03b1\u03bd\u03b1\u03c6\u03ad\u03c1\u03b5\u03c4\u03b1\u03b9|\u03b4\u03b5"
-        r"\u03bd\s+\u03c5\u03c0\u03ac\u03c1\u03c7\u03bf\u03c5\u03bd\s+\u03c0\u03bb\u03b7\u03c1\u03bf"
-        r"\u03c6\u03bf\u03c1\u03af\u03b5\u03c2|\bhakuna\s+(?:taarifa|habari|jibu)\b|\bhaijatajwa\b|"
-        r"\bnincs\s+(?:inform\u00e1ci\u00f3|adat)\b|\bnem\s+lehet\s+megv\u00e1laszolni\b|"
-        r"\bnu\s+(?:se\s+men\u021bioneaz\u0103|exist\u0103\s+informa\u021bii)\b|\bei\s+(?:mainita|tietoa)\b|"
-        r"\bikke\s+(?:nevnt|n\u00e6vnt)\b|\bingen\s+(?:informasjon|oplysninger)\b|"
-        r"\u043d\u0435\u043c\u0430\u0454\s+\u0456\u043d\u0444\u043e\u0440\u043c\u0430\u0446\u0456\u0457|"
-        r"\u05dc\u05d0\s+\u05de\u05d5\u05d6\u05db\u05e8|\u05d0\u05d9\u05df\s+\u05de\u05d9\u05d3\u05e2|"
-        r"\u0627\u0637\u0644\u0627\u0639\u0627\u062a\u06cc\s+\u0648\u062c\u0648\u062f\s+\u0646\u062f"
-        r"\u0627\u0631\u062f|\u0e44\u0e21\u0e48\u0e21\u0e35\u0e02\u0e49\u0e2d\u0e21\u0e39\u0e25|"
-        r"\bwalang\s+impormasyon\b|\bhindi\s+nabanggit\b|\btiada\s+maklumat\b",
-        r"\bno\s+se\s+(?:menciona|especifica|indica|dice|encuentra|halla|puede\s+(?:responder|"
-        r"determinar))\b|"
-        r"\bno\s+(?:hay|tengo)\s+(?:suficiente\s+)?informaci[\u00f3o]n\b|\bimposible\s+(?:de\s+)?"
-        r"responder\b|\bno\s+(?:lo\s+)?(?:mencionan|dicen|indican|especifican)\b",
-        r"\bn[\u00e3a]o\s+(?:[\u00e9e]\s+)?(?:mencionad[oa]|poss[\u00edi]vel\s+responder|h[\u00e1a]\s+"
-        r"informa[\u00e7c][\u00e3a]o)\b|\bn[\u00e3a]o\s+(?:mencionam|dizem|informam)\b|\bsem\s+resposta\b",
-        r"\bnon\s+(?:[\u00e8e]\s+)?(?:menzionat[oa]|possibile\s+rispondere|ci\s+sono\s+informazioni)\b|"
-        r"\bnon\s+(?:lo\s+)?(?:menzionano|dicono|indicano)\b|\bsenza\s+risposta\b",
-        r"\u043d\u0435\u0432\u043e\u0437\u043c\u043e\u0436\u043d\u043e\s+\u043e\u0442\u0432\u0435"
-        r"\u0442\u0438\u0442\u044c|\u043d\u0435\s+\u0443\u043f\u043e\u043c\u0438\u043d\u0430\u0435"
-        r"\u0442\u0441\u044f|\u043d\u0435\u0442\s+\u0438\u043d\u0444\u043e\u0440\u043c\u0430\u0446"
-        r"\u0438\u0438",
-        r"\u6ca1\u6709\u63d0\u5230|\u672a\u63d0\u53ca|\u6ca1\u6709\u63d0\u53ca|\u6ca1\u6709\u76f8"
-        r"\u5173\u4fe1\u606f|\u672a\u8bf4\u660e|\u8a18\u8f09\u3055\u308c\u3066\u3044\u307e\u305b"
-        r"\u3093|\u308f\u304b\u308a\u307e\u305b\u3093|\u60c5\u5831\u304c\u3042\u308a\u307e\u305b\u3093|"
-        r"\u4e0d\u660e|\u672a\u77e5",
-        # Dutch, Swedish, Polish, Turkish, Indonesian, Vietnamese, Korean, Arabic, Hindi
-        r"\bstaat\s+niet\s+in\b|\bniet\s+(?:vermeld|genoemd|te\s+beantwoorden)\b|\bgeen\s+informatie\b|"
-        r"\bonbeantwoordbaar\b|\bframg\u00e5r\s+inte\b|\bingen\s+information\b|\bbrak\s+informacji\b|"
-        r"\bnie\s+(?:wiadomo|mo\u017cna\s+odpowiedzie\u0107)\b|\bbilgi\s+(?:yok|bulunmamaktad\u0131r)\b|"
-        r"\bbelirtilmemi\u015f\b|\bcevaplanamaz\b|\btidak\s+(?:disebutkan|ada\s+informasi|dapat\s+"
-        r"dijawab)\b|\bkh\u00f4ng\s+(?:c\u00f3\s+th\u00f4ng\s+tin|th\u1ec3\s+tr\u1ea3\s+l\u1eddi)\b",
-        r"\uc815\ubcf4\uac00\s*\uc5c6|\uc54c\s*\uc218\s*\uc5c6|\ub2f5\ud560\s*\uc218\s*\uc5c6|"
-        r"\uc5b8\uae09\ub418\uc9c0\s*\uc54a|\u0644\u0627\s+\u062a\u0648\u062c\u062f\s+\u0645\u0639\u0644"
-        r"\u0648\u0645\u0627\u062a|\u0644\u0627\s+\u064a\u0645\u0643\u0646\s+\u0627\u0644\u0625\u062c\u0627"
-        r"\u0628\u0629|\u091c\u093e\u0928\u0915\u093e\u0930\u0940\s+\u0928\u0939\u0940\u0902",
-        r"\bsin\s+(?:informaci[\u00f3o]n|datos)\b|\bno\s+(?:aparece|figura|consta)\b|"
-        # English: "the documents are silent on this", "nothing in the passages says"
-        r"\b(?:documents?|passages?|context|sources?|texts?)\s+(?:is|are)\s+silent\b|\bnothing\s+in\s+the\s+"
-        r"(?:documents?|passages?|context|sources?|texts?)\b|\b(?:documents?|passages?|context|sources?)\s+"
-        r"lacks?\b")), re.I | re.M)
-# Broad mode's last resort, in any of the common languages: one clause that negates and speaks
-# of the documents or the information ("La información no está en los documentos", "Das steht
-# nicht in den Dokumenten", "文档中没有相关信息") — unless it is about a conflict or agreement.
-_NEG_WORD = (r"(?:\b(?:not|no|never|nothing|none|neither|without|nicht|kein\w*|pas|aucun\w*|nada|"
-             r"ning[u\u00fa]n\w*|n[\u00e3a]o|nenhum\w*|non|nessun\w*|niet|geen|inte|ikke|nie|brak)\b|n't\b|"
-             r"\b\u043d\u0435\b|\b\u043d\u0435\u0442\b|\u6ca1|\u4e0d|\u7121|\u65e0|\u672a|\u306a\u3044|\uc5c6)")
-_DOC_NOUN = (r"(?:\b(?:documents?|passages?|context|sources?|texts?|information|dokument\w*|quellen|"
-             r"kontext|informationen|documentos?|fuentes|textos?|contexto|informaci[\u00f3o]n|contexte|"
-             r"informations?|documenti|fonti|contesto|informazioni|fontes|informa[\u00e7c][\u00e3a]o|"
-             r"documenten|informatie|dokumenty|informacji)\b|\u0434\u043e\u043a\u0443\u043c\u0435\u043d\u0442|"
-             r"\u0438\u043d\u0444\u043e\u0440\u043c\u0430\u0446|\u6587\u6863|\u6587\u4ef6|\u8d44\u6599|"
-             r"\u4fe1\u606f|\u6587\u66f8|\u8cc7\u6599|\u60c5\u5831|\ubb38\uc11c|\uc815\ubcf4)")
-_CLAUSE = re.compile(r"[^,;:.!?\n\u3002\uff0c\u2014\u2013()]+")
-_NEG_DOC = re.compile(_NEG_WORD + r"\w*(?:\W+\w+){0,6}?\W*" + _DOC_NOUN + r"|" + _DOC_NOUN
-                      + r"\w*(?:\W+\w+){0,6}?\W*" + _NEG_WORD, re.I)
-_ABOUT_AGREEMENT = re.compile(r"conflict|contradict|disagree|agree|consistent|differ|discrepan|"
-                              r"answerable|d'accord|einig|acuerdo|\u77db\u76fe|\u4e00\u81f4", re.I)
-
-
-def _negated_documents(body: str) -> re.Match[str] | None:
-    """The first clause that negates and speaks of the documents, not of their agreement."""
-    for clause in _CLAUSE.finditer(body):
-        if _NEG_DOC.search(clause.group(0)) and not _ABOUT_AGREEMENT.search(clause.group(0)):
-            return clause
-    return None
 # "Although the documents don't say it directly, it was Isaac Newton."
 _CONCESSIVE_ANSWER = re.compile(r"^\W*(?:although|though|even\s+though|while|even\s+if)\b[^.]*?,\s*"
                                 r"(?:it(?:'s|\s+is|\s+was)|the\s+answer\s+is|this\s+is|that\s+is)\b", re.I)
@@ -162,96 +47,14 @@ _ANSWERS_ANYWAY = re.compile(
     r"|from\s+(?:my|general)\s+knowledge|according\s+to\s+(?:my|general)\s+knowledge|it(?:\s+is|"
     r"\s+was|'s)\b|the\s+answer\s+is\b|i\s+(?:believe|think)\b|it'?s\s+(?:likely|probably)\b|"
     r"(?:likely|probably)\b)", re.I)
-_CONFLICT_BROAD = re.compile(
-    r"\bcontradict(?:s|ory|ion|ions|ing)?\b|\bdisagree(?:s|ment|ments)?\b|\b(?:do|does)\s+not"
-    r"\s+agree\b|\bdon't\s+agree\b|\binconsisten(?:t|cy|cies)\b|\bdiscrepanc(?:y|ies)\b|"
-    r"\b(?:different|differing|varying|mixed|competing|contrasting)\s+(?:answers?|information|"
-    r"claims?|years?|dates?|values?|names?|numbers?|figures?|accounts?|results?)\b|"
-    r"\b(?:give|gives|present|presents|provide|provides|offer|offers|state|states|list|lists|"
-    r"report|reports)\s+different\b|\bdifferent\s+(?:documents?|sources?|passages?)\s+(?:give|say|"
-    r"state|report|list|claim|suggest|mention)|\b(?:documents?|sources?|passages?)\s+differ\b|"
-    r"\bsome\s+(?:documents?|sources?|passages?)\s+(?:say|state|claim|report|list|mention|attribute|"
-    r"give|date|put|suggest|credit|name)\b.*\b(?:others?|other\s+(?:documents?|sources?))\b|"
-    r"\bkonflikt\w*|\bconfli\w+|\bcontred\w+|\bat\s+odds\b|\bclash(?:es|ing)?\b|\bmixed\s+signals\b|"
-    r"\u51b2\u7a81|\u885d\u7a81|\bodporuj\w*|\brozpor\w*|\u03b1\u03bd\u03c4\u03af\u03b8\u03b5\u03c3\u03b7|"
-    r"\u03b1\u03bd\u03c4\u03b9\u03c6\u03b1\u03c4\u03b9\u03ba\w*|\bzinapingana\b|\bzinatofautiana\b|"
-    r"\bmots\u00e4ger\b|\bmodsiger\b|\bmotsier\b|\bristiriid\w*|\bristiriita\w*|\bellentmond\w*|"
-    r"\bse\s+contrazic\b|\b\u00e7eli\u015f\w*|\bbertentangan\b|\bm\u00e2u\s+thu\u1eabn\b|"
-    r"\u05e1\u05ea\u05d9\u05e8\u05d4|\u05e1\u05d5\u05ea\u05e8\u05d9\u05dd|\u062a\u0646\u0627\u0642\u0636|"
-    r"\u0645\u062a\u0646\u0627\u0642\u0636|\u0935\u093f\u0930\u094b\u0927\u093e\u092d\u093e\u0938|"
-    r"\u0e02\u0e31\u0e14\u0e41\u0e22\u0e49\u0e07|\u0441\u0443\u043f\u0435\u0440\u0435\u0447\u043d\w*|"
-    r"\u77db\u76fe|\u043a\u043e\u043d\u0444\u043b\u0438\u043a\u0442|"
-    r"\u043f\u0440\u043e\u0442\u0438\u0432\u043e\u0440\u0435\u0447|\u0440\u0430\u0441\u0445\u043e\u0434"
-    r"|\b(?:documents?|sources?|passages?)\s+(?:give|list|name|mention|provide|report|offer)\s+(?:two|three|"
-    r"multiple|several)\s+(?:different\s+)?\w+|\u4e0d\u4e00\u81f4|\u98df\u3044\u9055|"
-    r"\ubaa8\uc21c|\bwiderspr\u00fcch\w*|\bwidersprechen\b|\bcontradic\w*|\bcontraddi\w*|"
-    r"\bcontradit\w*|\btegenstrijdig\w*|\bsprzeczn\w*|"
-    # "the documents don't match", "mismatch", "multiple answers found"
-    r"\b(?:do|does|did)\s*(?:not|n't)\s+(?:match|line\s+up|align|add\s+up|tally|square)\b|"
-    r"\bmismatch(?:ed|es)?\b|\b(?:not|n't)\s+(?:consistent|in\s+agreement|aligned)\b|\b(?:ne\s+sont\s+)?pas\s+d'accord\b|\bnicht\s+einig\b|\bno\s+est[\u00e1a]n\s+de\s+"
-    r"acuerdo\b|\bnon\s+sono\s+d'accordo\b|\bn[\u00e3a]o\s+concordam\b|\u043d\u0435\s+\u0441\u043e\u0433\u043b"
-    r"\u0430\u0441\u0443\u044e\u0442\u0441\u044f|\b(?:unterschiedliche|verschiedene)\s+(?:Jahre|Daten|Angaben|"
-    r"Zahlen|Werte|Namen|Antworten)\b|\bdiff[\u00e9e]rent(?:e?s)\s+(?:dates|ann[\u00e9e]es|valeurs|chiffres|"
-    r"r[\u00e9e]ponses|noms)\b|\b(?:dates|ann[\u00e9e]es|valeurs|chiffres|r[\u00e9e]ponses)\s+diff[\u00e9e]rent"
-    r"(?:e?s)\b|\b(?:a[\u00f1n]os|fechas|valores|cifras|respuestas|nombres)\s+(?:diferentes|distint[oa]s)\b|"
-    r"\b(?:diferentes|distint[oa]s)\s+(?:a[\u00f1n]os|fechas|valores|cifras|respuestas)\b|"
-    r"\u4e0d\u540c\u7684(?:\u5e74\u4efd|\u65e5\u671f|\u6570\u5b57|\u7b54\u6848)|\b(?:multiple|several|more\s+than\s+one)\s+(?:different\s+|possible\s+|"
-    r"candidate\s+)?(?:answers?|values?|dates?|years?|names?|figures?|candidates?)\b|"
-    r"\b(?:figures|values|numbers|dates|years|answers|accounts|reports|documents|sources|passages|"
-    r"claims)\s+(?:vary|differ|diverge|conflict)\b|\bvar(?:y|ies)\s+(?:across|between|among)\b|"
-    r"\boutlier\b|\bspreken\s+elkaar\s+tegen\b|\bkomen\s+niet\s+overeen\b|\bno\s+coinciden\b|"
-    r"\b(?:difieren|discrepan|divergen|divergem|divergent|diff\u00e8rent)\b|\bne\s+concordent\s+pas\b|"
-    r"\bstimmen\s+nicht\s+\u00fcberein\b|\bnon\s+concordano\b|\bn[\u00e3a]o\s+coincidem\b|"
-    r"\u8bf4\u6cd5\u4e0d\u540c|\u4e00\u81f4\u3057\u306a\u3044|\uc77c\uce58\ud558\uc9c0\s*\uc54a", re.I)
-_DOC = (r"(?:doc(?:ument)?s?|documento?s?|dokumente?n?|passages?|sources?|articles?)\s*#?\d*"
-        r"(?:\s*(?:and|,|&)\s*\d+)*")
-_DOC_SAYS = (r"(?:says?|states?|claims?|lists?|gives?|attributes?|credits?|names?|mentions?|"
-             r"reports?|suggests?|puts?|dates?|indicates?)")
-# "Document 1 says X, while Document 3 says Y"; "X, though one document says Y".
-_CONTRAST_DOCS = re.compile(
-    r"\b(?:but|while|whereas|however|though|although|yet|;)\W+(?:\w+\W+){0,2}?(?:(?:one|another|"
-    r"other|some|a|an|the\s+other)\s+)?" + _DOC + r"\s+" + _DOC_SAYS + r"\b|\b" + _DOC + r"\s+"
-    + _DOC_SAYS + r"\b[^.;]{1,80}?(?:\b(?:but|while|whereas|however|though|although|and)\b|[;,])\W*"
-    r"(?:(?:one|another|other|some|the\s+other)\s+)?" + _DOC + r"\s+" + _DOC_SAYS + r"\b|"
-    r"\b(?:although|though|while|whereas)\s+" + _DOC + r"\s+" + _DOC_SAYS + r"\b|"
-    r"\b(?:doc(?:ument)?s|sources|passages)\b[^.]{0,80}\b(?:but|while|whereas|however|though|"
-    r"although)\s+(?:one|another|others|some|the\s+other|a\s+few)\s+(?:\w+\s+)?" + _DOC_SAYS
-    + r"\b|\b" + _DOC + r"\s+(?:differ|disagree|diverge|vary|conflict)\b|\b(?:one|some|a)\s+" + _DOC
-    + r"\s+" + _DOC_SAYS + r"\b[^.;]{1,80}?\b(?:another|others?|the\s+"
-    r"other|a\s+second)(?:\s+" + _DOC + r")?\s+" + _DOC_SAYS + r"\b|"
-    # "8.3 million in Document 1 versus 8.8 million in Document 2"
-    r"\b(?:in|per|according\s+to|from|laut|seg[\u00fau]n)\s+" + _DOC + r"[^.;]{0,60}?\b(?:versus|vs\.?|"
-    r"but|while|whereas|and|und|y)\b[^.;]{0,60}?\b(?:in|per|according\s+to|from|laut|seg[\u00fau]n)\s+"
-    + _DOC, re.I)
-# Values the reply attributes to documents ("Document 1: 1905. Document 2: 1906.")
-_DOC_VALUE = re.compile(r"\b(?:doc(?:ument)?|passage|source|article)\s*#?\s*\d+(?:'s)?\s*(?:says?|"
-                        r"states?|gives?|lists?|has|reports?|claims?|[:=\-\u2013\u2014])?\s*"
-                        r"(?P<v>\d[\d,.]*\d|\d)", re.I)
-# A document set aside as wrong ("Document 2's 1906 appears to be a typo") was seen to disagree.
-_DOC_FLAGGED = re.compile(r"\b(?:doc(?:ument)?|passage|source|article)\s*#?\s*\d+(?:'s)?[^.;]{0,30}?\b"
-                          r"(?:typo|error|mistake|outlier|wrong|incorrect|mistaken|inaccurate)\b", re.I)
-# Two different values side by side, the reply speaking of documents ("Sources give 1905 and
-# 1906 respectively"); not a range ("between 1939 and 1945").
-_TWO_VALUES = re.compile(r"(?<!between\s)(?<!from\s)\b(?P<a>\d{3,4})\s*(?:,|and|or|vs\.?|versus|/|&)\s*"
-                         r"(?P<b>\d{3,4})\b", re.I)
-
-
-def _documents_differ(body: str) -> bool:
-    if len({m.group("v").rstrip(".,") for m in _DOC_VALUE.finditer(body)}) >= 2:
-        return True
-    flagged = _DOC_FLAGGED.search(body)
-    if flagged is not None and not _negated(body, flagged.start()):
-        return True
-    return any(m.group("a") != m.group("b") for m in _TWO_VALUES.finditer(body)) and bool(
-        re.search(r"\b(?:documents|sources|passages|respectively)\b", body, re.I))
-
 
 # Refusing the task is not abstaining for lack of information (unmeasured in broad mode).
 _SORRY = r"(?:(?:(?:I'm|I\s+am)\s+(?:sorry|afraid)|sorry|unfortunately|apologies)[,.]?\s*(?:but\s+)?)?"
 _REFUSAL = re.compile(r"^\W*" + _SORRY + r"(?:I|we)(?:\s+|(?='))(?:can't|cannot|can\s+"
                       r"not|won't|will\s+not|am\s+unable\s+to|'m\s+unable\s+to|(?:am|'m)\s+not\s+able\s+"
-                      r"to)\s+(?:help|assist)\b|^\W*" + _SORRY + r"(?:I|we)\s+"
-                      r"(?:won't|will\s+not|refuse\s+to)\s+(?:answer|respond|comply|discuss)\b|"
+                      r"to)\s+(?:help|assist)\b|^\W*" + _SORRY + r"(?:I|we)(?:\s+|(?='))"
+                      r"(?:won't|will\s+not|refuse\s+to|(?:'d|would)\s+rather\s+not|prefer\s+not\s+to)"
+                      r"\s+(?:answer|respond|comply|discuss|say|comment)\b|"
                       r"^\W*as\s+an\s+ai\b", re.I)
 # Offering the abstention/conflict only as a possibility beside an answer ("Charles III, …
 # so it might be unanswerable", "France, or unanswerable if …", "Rembrandt / unanswerable").
@@ -261,7 +64,13 @@ _TENTATIVE = re.compile(
     r"conflict)|\b(?:un-?answerable|conflict(?:ing|s)?)\s*\?|\b(?:un-?answerable|conflict(?:ing|s)?)\s*,?"
     r"\s*(?:maybe|perhaps|possibly|probably)\b|\bor\s+(?:it(?:'s|\s+is)\s+)?(?:un-?answerable|"
     r"a\s+conflict)|/\s*(?:un-?answerable|conflict)\b|\b(?:un-?answerable|conflict)\s*/|"
-    r"\b(?:whether|if)\s+(?:that|this|it)\s+(?:counts\s+as|is)\s+(?:a\s+)?(?:conflict|un-?answerable)",
+    r"\b(?:whether|if)\s+(?:that|this|it)\s+(?:counts\s+as|is)\s+(?:a\s+)?(?:conflict|un-?answerable)|"
+    # "Renaissance (if the documents refer to her album) — otherwise unanswerable"
+    r"\b(?:otherwise|else|if\s+not)\b[,\s]*(?:it(?:'s|\s+is|\s+would\s+be)\s+)?(?:un-?answerable|"
+    r"(?:a\s+)?conflict)|"
+    # "Possibly around 1 million, though the documents may not fully agree"
+    r"\b(?:may|might|could)\s+(?:not\s+(?:fully\s+|entirely\s+|quite\s+|all\s+)?(?:agree|match|"
+    r"line\s+up|be\s+consistent)|(?:slightly\s+)?(?:disagree|differ|conflict|contradict))",
     re.I)
 _AGREE = re.compile(r"\b(?:all|both|every)\s+(?:of\s+)?(?:the\s+)?(?:documents?\s+|sources?\s+|passages?\s+)?"
                     r"agrees?\b|\b(?:documents?|sources?|passages?)\s+(?:all\s+)?agree\b|\bare\s+"
@@ -282,17 +91,38 @@ class Detection:
         return self.found
 
 
-def _negated(text: str, start: int) -> bool:
-    head = text[max(0, start - 40):start]
-    head = re.split(r"[.;:!?\n]|\bbut\b", head)[-1]
-    return bool(re.search(_NEG, head, re.I))
+# A keyword the reply asks about or labels, then denies: "Unanswerable? No — 1969.", "Conflict?
+# None. Lake Baikal", {"conflict": false, "answer": "1947"}.
+_DENIED = re.compile(r"[\"'*]*\s*[?:=]\s*[\"'*]*\s*(?:no|none|nope|nah|false|null|0|no\s+way|hardly|"
+                     r"not\s+(?:at\s+all|really|here|found|detected|in\s+the\s+least)|(?:of\s+course|"
+                     r"definitely|certainly)\s+not|far\s+from\s+it)(?=\s*(?:[.,;:!}\"'\u2014\u2013-]|$))",
+                     re.I)
 
 
 def _first_unnegated(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     for m in pattern.finditer(text):
-        if not _negated(text, m.start()):
+        if not lex.negated(text, m.start()) and not _DENIED.match(text, m.end()):
             return m
     return None
+
+
+def _undenied(body: str) -> str:
+    """The reply without the keywords it denies ("Conflict? No — Shakespeare." -> " — Shakespeare.")."""
+    for pattern in (_UNANSWERABLE, _CONFLICT_WORD):
+        body = re.sub(r"(?:" + pattern.pattern + r")" + _DENIED.pattern, " ", body, flags=re.I)
+    return body
+
+
+def _body(text: str, mode: str) -> str:
+    """The reply as the detectors read it; in broad mode up to any exercise the model went on
+    to write of its own, and from its last revision ("unanswerable — actually, Document 3 says
+    … 1912")."""
+    body = prepare(text or "")
+    if mode == "paper":
+        return body
+    body = first_item(body)
+    revised = after_revision(body)
+    return revised if revised is not None and re.search(r"\w", revised) else body
 
 
 def _check_mode(mode: str) -> None:
@@ -306,7 +136,7 @@ def _check_mode(mode: str) -> None:
 def detect_unanswerable(text: str, *, mode: Mode = "paper") -> Detection:
     """Does the reply abstain (the paper's 'unanswerable'; more phrasings in broad mode)?"""
     _check_mode(mode)
-    body = prepare(text or "")
+    body = _body(text, mode)
     word = _first_unnegated(_UNANSWERABLE, body)
     if word is not None:
         if mode == "broad" and (_ANSWER_AFTER.search(body, word.end())
@@ -315,9 +145,11 @@ def detect_unanswerable(text: str, *, mode: Mode = "paper") -> Detection:
         return Detection(True, "unanswerable")
     if mode == "paper":
         return Detection(False, "paper: no 'unanswerable'")
-    m = _first_unnegated(_ABSTAIN, body)
+    m = next((m for m in lex.ABSTAIN.finditer(body) if not lex.negated(body, m.start())
+              and not _DENIED.match(body, m.end()) and not lex.of_other_documents(body, m.start())),
+             None)
     if m is None:
-        m = _negated_documents(body)
+        m = lex.negated_documents(body)
     if m is None:
         return Detection(False, "no abstention")
     if _CONCESSIVE_ANSWER.search(body):
@@ -326,7 +158,7 @@ def detect_unanswerable(text: str, *, mode: Mode = "paper") -> Detection:
         return Detection(False, "abstains, then answers")
     first = re.match(r"[^.!?\n]*[.!?\n]", body)
     if first and m.start() >= first.end() and len(first.group(0).split()) <= 8 \
-            and _first_unnegated(_ABSTAIN, first.group(0)) is None:
+            and _first_unnegated(lex.ABSTAIN, first.group(0)) is None:
         return Detection(False, "answers first")  # "Paris. The documents mention no other city."
     contrast = re.search(r"(?:[,(\u2014\u2013]\s*|\s)(?:though|although|but|while|even\s+though)\s", body)
     if contrast is not None and m.start() >= contrast.start() and _answer_clause(
@@ -339,16 +171,16 @@ def detect_conflict(text: str, *, mode: Mode = "paper") -> Detection:
     """Does the reply report conflicting documents (the paper's 'conflict'; more phrasings in
     broad mode)?"""
     _check_mode(mode)
-    body = prepare(text or "")
+    body = _body(text, mode)
     if _first_unnegated(_CONFLICT_WORD, body) is not None:
         return Detection(True, "conflict")
     if mode == "paper":
         return Detection(False, "paper: no 'conflict'")
     if _CONFLICT_WORD.search(body):  # only denied: "… just rounding, not a real conflict"
         return Detection(False, "conflict denied")
-    if _first_unnegated(_CONFLICT_BROAD, body) is not None and not _AGREE.search(body):
+    if _first_unnegated(lex.CONFLICT_BROAD, body) is not None and not _AGREE.search(body):
         return Detection(True, "conflict phrase")
-    if (_CONTRAST_DOCS.search(body) or _documents_differ(body)) and not _AGREE.search(body):
+    if (lex.CONTRAST_DOCS.search(body) or lex.documents_differ(body)) and not _AGREE.search(body):
         return Detection(True, "documents contrasted")
     return Detection(False, "no conflict")
 
@@ -361,12 +193,27 @@ def says_conflict(text: str, *, mode: Mode = "paper") -> bool:
     return detect_conflict(text, mode=mode).found
 
 
+# The sentences of the Table 9 prompts: a reply that only repeats them has no content.
+_INSTRUCTIONS = ("use the above documents to answer the subsequent question",
+                 "please provide the answer as a single word or term",
+                 "if the answer cannot be found, write 'unanswerable'",
+                 "if multiple documents present different answers, please respond with 'conflict'")
+_ECHO = re.compile(r"\b(?:" + "|".join(r"\s+".join(map(re.escape, i.split())) for i in _INSTRUCTIONS)
+                   + r")[^.\n]*[.\n]?|(?m:^|(?<=\s))question\s*:\s*(?:what|who|whom|whose|when|where|"
+                   r"which|why|how|in\s+(?:what|which)|is|are|was|were|do|does|did|can|could|name)\b"
+                   r"[^?\n]*(?:\?|$)", re.I)
+_INSTRUCTION_WORDS = tuple(" ".join(re.findall(r"[\w']+", i)) for i in _INSTRUCTIONS)
+
+
 def has_content(text: str) -> bool:
     """False for an empty reply, punctuation only, or an echo of the prompt's scaffolding
-    ("Question: …\\nAnswer:" with nothing after it, "Answer: Answer:")."""
+    ("Question: …\\nAnswer:" with nothing after it, "Answer: Answer:", the prompt's own
+    instructions, cut off or not: "Use the above documents to answer … Answer: If multiple")."""
     body = prepare(text or "")
-    if not re.search(r"\w", re.sub(r"\b(?:question|documents?|context|answer)\s*:", " ", body,
-                                   flags=re.I)):
+    rest = re.sub(r"\b(?:question|documents?|context|answer)\s*:", " ", _ECHO.sub(" ", body),
+                  flags=re.I)
+    words = " ".join(re.findall(r"[\w']+", rest.lower()))
+    if not words or (len(words.split()) >= 2 and any(i.startswith(words) for i in _INSTRUCTION_WORDS)):
         return False
     m = re.search(r"\bAnswer:\s*$", body)
     return not (m and re.search(r"(?:^|\n)\s*(?:Question|Documents):", body))
@@ -376,23 +223,28 @@ def unusable(text: str) -> str | None:
     """Why a reply is unmeasured in broad mode, or None: a repetition loop or word salad, a
     reply cut off inside its reasoning, a refusal of the task ("I can't help with that"), or
     an answer offered with the abstention or conflict only as a possibility."""
-    body = prepare(text or "")
+    body = _undenied(_body(text, "broad"))
+    if _garbled_mix(body):
+        return "degenerate"  # "unanswerable Genesis", "Vivaldi\nunanswerable"
     parts = re.split(r"([,;?/\u2014\u2013]|\.\.\.|\u2026|\s(?:or|but|though|although)\s)", body,
                      maxsplit=1)
     first = parts[0]
     opens_answer = bool(re.search(r"\w", first)) and not (
-        _UNANSWERABLE.search(first) or _ABSTAIN.search(first) or _CONFLICT_WORD.search(first))
+        _UNANSWERABLE.search(first) or lex.ABSTAIN.search(first) or _CONFLICT_WORD.search(first))
     if signals.degenerate(body):
-        marks = [m.start() for m in (_UNANSWERABLE.search(body), _ABSTAIN.search(body),
+        marks = [m.start() for m in (_UNANSWERABLE.search(body), lex.ABSTAIN.search(body),
                                      _CONFLICT_WORD.search(body)) if m is not None]
         head = body[:min(marks)] if marks else body
         said = set(re.findall(r"\w+", body.lower())) - {"answer", "question", "documents", "the"}
-        if re.search(r"\d|\b(?!(?:I|The|Answer|Question|Documents?)\b)[A-Z]\w*", head) and (
-                marks or len(said) > 2):
-            return "degenerate"  # a loop of one answer ("Madrid Madrid") or one abstention counts
+        candidate = set(re.findall(r"\w+", head.lower())) - {"i", "the", "a", "answer", "question",
+                                                              "documents", "document"}
+        if candidate and (  # a loop that names something before the keyword: "yen yen unanswerable"
+                marks or (len(said) > 2 and not _one_statement_loop(body))):
+            return "degenerate"  # a loop of one answer ("Madrid Madrid", "X founded Y. … X
+            # founded Y. …") or of one abstention counts
     if unfinished_reasoning(text) and signals.cut_off(body):
         return "unfinished"
-    if _REFUSAL.search(body) and _first_unnegated(_ABSTAIN, body) is None:
+    if _REFUSAL.search(body) and _first_unnegated(lex.ABSTAIN, body) is None:
         return "refusal"
     asked = len(parts) == 3 and parts[1] == "?" and bool(  # "Wellington? unanswerable …"
         _UNANSWERABLE.search(parts[2]) or _CONFLICT_WORD.search(parts[2]))
@@ -401,11 +253,41 @@ def unusable(text: str) -> str | None:
     return None
 
 
+_KEYWORDS = frozenset({"unanswerable", "conflict", "conflicting", "conflicts", "i", "the", "a", "answer",
+                       "question", "documents", "document", "no", "none"})
+
+
+def _one_statement_loop(body: str) -> bool:
+    """A loop that repeats one whole sentence word for word ("Mark Zuckerberg is the founder of
+    Facebook. Facebook is a social network. Mark Zuckerberg is the founder of Facebook. …"),
+    without words doubled in a row ("the the")."""
+    said = [s.strip().lower() for s in re.findall(r"[^.!?\n]+[.!?]", body)]
+    doubled = re.search(r"\b(\w+)\s+\1\b", body, re.I)
+    return doubled is None and any(said.count(s) >= 2 for s in said)
+
+
+_FUNCTION_WORD = re.compile(r"\b(?:is|are|was|were|be|the|an?|of|from|in|on|to|by|for|with|and|"
+                            r"it|it's|its|this|these|that|there|not|no)\b", re.I)
+
+
+def _garbled_mix(body: str) -> bool:
+    """A short run of words without any punctuation that puts the keyword beside a candidate
+    answer ("unanswerable Genesis", "Vivaldi\nunanswerable", "Brazil conflict Brazil Argentina
+    the answer conflict is")."""
+    if re.search(r"[.!?:;,()\[\]\u2014\u2013\u3002\uff0c-]", body.strip().rstrip(".!?")):
+        return False
+    words = re.findall(r"[^\W_]+", body)
+    if len(words) > 12 or not (_UNANSWERABLE.search(body) or _CONFLICT_WORD.search(body)) or (
+            _FUNCTION_WORD.search(body) and not signals.cut_off(body)):
+        return False  # "It's unanswerable from these documents" is a sentence
+    return any((w[0].isupper() or w.isdigit()) and w.lower() not in _KEYWORDS for w in words)
+
+
 def _answer_clause(clause: str) -> bool:
     """An opening clause that states an answer: short, about no documents, no hedge."""
     words = re.findall(r"\w+", clause)
     return 0 < len(words) <= 10 and not (
-        _UNANSWERABLE.search(clause) or _ABSTAIN.search(clause) or _CONFLICT_WORD.search(clause)
+        _UNANSWERABLE.search(clause) or lex.ABSTAIN.search(clause) or _CONFLICT_WORD.search(clause)
         or _HEDGE_ONLY.fullmatch(clause.strip(" .")) or re.search(
             r"\b(?:documents?|passages?|sources?|context|texts?|question|information|answer|sorry|"
             r"unfortunately|based|according|retrieved|provided)\b", clause, re.I))
@@ -414,10 +296,10 @@ def _answer_clause(clause: str) -> bool:
 def _offers_answer(body: str) -> bool:
     """A short clause that names a candidate answer ("Possibly 1776", "Charles III"), not one
     about the documents, not a hedge alone, not the abstention or conflict itself."""
-    for clause in re.split(r"[,;?!/\u2014\u2013\n]|\.\.\.|\u2026|\.(?:\s|$)|\s(?:or|but|though|"
+    for clause in re.split(r"[,;?!/()\u2014\u2013\n]|\.\.\.|\u2026|\.(?:\s|$)|\s(?:or|but|though|"
                            r"although|so)\s", body):
         words = re.findall(r"\w+", clause)
-        if not words or len(words) > 6 or _UNANSWERABLE.search(clause) or _ABSTAIN.search(clause) \
+        if not words or len(words) > 6 or _UNANSWERABLE.search(clause) or lex.ABSTAIN.search(clause) \
                 or _CONFLICT_WORD.search(clause) or _HEDGE_ONLY.fullmatch(clause.strip(" .")):
             continue
         if not re.search(r"\b(?:documents?|passages?|sources?|context|texts?|question|information|"

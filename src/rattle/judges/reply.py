@@ -28,9 +28,11 @@ _DASHES = str.maketrans({"\u2212": "-", "\u2044": "/", "\u00a0": " ", "\u202f": 
                          "\u2009": " ", "\u2018": "'", "\u2019": "'", "\u201c": '"',
                          "\u201d": '"', "\u3010": "[", "\u3011": "]", "\u3014": "[",
                          "\u3015": "]", "\u300c": "[", "\u300d": "]", "\ufeff": ""})
-# Revision markers: the model takes back what it said before ("Wait, no", "on second thought").
+# Revision markers: the model takes back what it said before ("Wait, no", "on second thought",
+# "unanswerable — actually, Document 3 says …").
 _REVISION = re.compile(
     r"(?:\bwait\b|\bhold on\b|\bon second thought\b|\bactually,?\s+no\b|\bno,?\s+wait\b|"
+    r"(?:[\u2014\u2013]|\s-\s)\s*(?:(?:hmm+|um+|oh|well|no)[,.]?\s+)?actually\b|(?<=[.!?])\s+actually,|"
     r"\bcorrection\s*:|\blet me (?:reconsider|re-?check|correct (?:that|myself))\b|"
     r"\bI (?:was wrong|made a mistake)\b)[\s,.:;!\u2014\u2013-]*(?:\bno\b[\s,.:;!\u2014\u2013-]*)?",
     re.I)
@@ -52,6 +54,17 @@ _NEGATED_AFTER = re.compile(
     r"[-:?\u2014\u2013]\s*(?:no|incorrect|wrong|false)\b|\u2717|\u274c|\u2718)", re.I)
 
 
+# Words that introduce an answer ("the answer is", "Answer:", "I'd go with", "→", "答案是"): an
+# option's text or value right after one is a statement.
+ANSWER_CUE = (r"(?:\b(?:final\s+)?(?:answer|response|respuesta|r[ée]ponse|antwort|resposta|"
+        r"risposta)\b(?:\s+(?:here|then|therefore|thus))?\s*(?:is|would\s+be|should\s+be|must\s+"
+        r"be|es|est|ist|[:=\-\u2013\u2014])|\b(?:I|I'd|I'll|we)\s+(?:would\s+|will\s+)?(?:pick|"
+        r"choose|select|go\s+with|say|opt\s+for)|\b(?:closest|nearest|correct|right|best)\s+"
+        r"(?:option|choice|answer)\s+(?:is|would\s+be|:)|\bequals|####|\\boxed\{|\u2192|=>|->|\u7b54\u6848"
+        r"(?:\u662f|[:\uff1a])|\u7b54\u6848\u4e3a)[\s*\"'`]*(?:(?:actually|really|in\s+fact|clearly|"
+        r"definitely|probably|indeed)\s+)?[\s*\"'`]*")
+
+
 def clause_before(text: str, start: int, reach: int = 80) -> str:
     """The text of the clause that ends at ``start`` (back to the last boundary)."""
     head = text[max(0, start - reach):start]
@@ -61,10 +74,22 @@ def clause_before(text: str, start: int, reach: int = 80) -> str:
     return head[cut:]
 
 
+# "the statement that isn't true is (C)", "the one which doesn't belong is B": the negation
+# sits in a relative clause that describes what the span is said to be (NOT-questions).
+_RELATIVE_NEGATION = re.compile(r"\b(?:that|which|who)\b[^,;]*?(?:\bnot\b|n't\b|\bnever\b)[^,;]*?"
+                                r"\b(?:is|are|was|were|would\s+be|must\s+be)\s+(?:(?:option|choice|"
+                                r"answer|letter)\s+)?[(\[*\s]*$", re.I)
+
+
 def negated_before(text: str, start: int, *, words: int = 4) -> bool:
     """Is the span at ``start`` negated by one of the few words before it in its clause
     ("not (A)", "it isn't A", "neither (A) nor (C)", "rather than A")?"""
     clause = clause_before(text, start)
+    if _RELATIVE_NEGATION.search(clause):
+        return False
+    if re.match(r"\W*(?:not|neither|never)\b[^.;:!?]*\b(?:or|nor)\s+\S+(?:\s+\S+)?\s*[(\[]?\s*$", clause,
+                re.I):
+        return True  # "Not Monet (A) or Picasso (B)": the negation covers the whole list
     window = " ".join(re.findall(r"\S+", clause)[-words:])
     if not NEGATOR.search(window):
         return False
@@ -82,7 +107,7 @@ def clause_negated(text: str, start: int) -> bool:
     B", "I would not choose A")."""
     clause = clause_before(text, start, reach=120)
     m = re.search(r"\b(?:not|never|doubt)\b|n't\b", clause, re.I)
-    return bool(m) and not _NOT_NEGATING.search(clause)
+    return bool(m) and not _NOT_NEGATING.search(clause) and not _RELATIVE_NEGATION.search(clause)
 
 
 def strip_reasoning(reply: str) -> str:
@@ -161,6 +186,22 @@ def retracts(text: str) -> bool:
     return last is not None and bool(re.search(r"\bno\b", last.group(0), re.I))
 
 
+# A small model that goes on to write exercises of its own ("Exercise 2: …", "Question: …
+# Answer: …") after answering: only what precedes the first such header answers the question.
+_NEXT_ITEM = re.compile(r"\n\s*(?:#+\s*)?[*_]*(?:exercise|question|problem|task|practice|q)"
+                        r"(?:\s*#?\s*\d+)?[*_]*\s*[:.)][*_]*\s*\S", re.I)
+
+
+def first_item(text: str) -> str:
+    """The reply up to a further exercise or question the model wrote of its own ("The answer
+    is B) Sarcastic.\n\nExercise 2: … Answer: Joyful." is read as its first answer); a reply
+    that opens with such a header keeps it."""
+    m = _NEXT_ITEM.search(text)
+    if m is None or not re.search(r"\w", text[:m.start()]):
+        return text
+    return text[:m.start()].strip()
+
+
 def json_answer(text: str) -> str | None:
     """The value of an ``answer``-like field of a JSON object in the reply, as text."""
     for m in re.finditer(r"\{[^{}]*\}", text, re.S):
@@ -186,7 +227,7 @@ def json_answer(text: str) -> str | None:
 def sentences(text: str) -> list[tuple[int, str]]:
     """(start offset, sentence) pairs: split at . ! ? and newlines, keeping decimals whole."""
     out = []
-    for m in re.finditer(r"(?:[^.!?\n。！？]|\.(?=\d)|\.(?=[a-z]\.))+[.!?。！？]*", text):
+    for m in re.finditer(r"(?:[^.!?\n。！？]|\.(?=\d)|\.(?=[A-Za-z]\.))+[.!?。！？]*", text):
         s = m.group(0)
         if s.strip():
             out.append((m.start() + len(s) - len(s.lstrip()), s.strip()))

@@ -30,7 +30,11 @@ _FUNCTION_END = re.compile(
 
 
 def cut_off(text: str) -> bool:
-    """The reply stops mid-sentence: it ends on ``: , ( -`` or a function word."""
+    """The reply stops mid-sentence: it ends on ``: , ( -`` or a function word, or inside a
+    quotation or bracket it opened ('… the famous line "Call me')."""
+    if not re.search(r"[.!?\u3002]\W*$", text) and (
+            text.count('"') % 2 == 1 or text.count("(") > text.count(")")):
+        return True
     core = re.sub(r"[\s*_`#>\"']+$", "", text)
     return bool(core) and bool(_FUNCTION_END.search(core))
 
@@ -39,8 +43,14 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[^\W_]+(?:'[^\W_]+)?", text.lower())
 
 
+# A list item ("- 10: not divisible by 4 ✗", "2. …"): lists repeat their phrasing by design.
+_LIST_ITEM = re.compile(r"(?m)^[ \t]*(?:[-*\u2022+]|\d{1,2}[.)]|[A-Za-z][.)])[ \t].*$")
+
+
 def degenerate(text: str) -> bool:
-    """A repetition loop or word salad (see the module docstring)."""
+    """A repetition loop or word salad (see the module docstring); the items of a list
+    ("- 18: not divisible by 4 ✗") do not count as repetition."""
+    text = _LIST_ITEM.sub("", text) if len(_LIST_ITEM.findall(text)) >= 2 else text
     words = _words(text)
     if len(words) < 3:
         return False
@@ -70,7 +80,7 @@ _UNDECIDED = re.compile(
     r"\b(?:either|between|both)\s+(?:options?\s+|choices?\s+)?" + _LETTER + r"\s*(?:,\s*"
     + _LETTER + r"\s*)*(?:,?\s*(?:or|and)\s+)" + _LETTER + r"(?![\w'])|"
     r"(?<![\w'])" + _LETTER + r"(?:\s*,\s*" + _LETTER + r")*,?\s+or\s+" + _LETTER
-    + r"(?![\w'])(?=\s*(?:[.!?]|$|\s+(?:could|would|might|may|both|all|look|seem|depending)\b|"
+    + r"(?![\w'])(?=\s*(?:[.!?\u2014\u2013]|$|\s+(?:could|would|might|may|both|all|look|seem|depending)\b|"
     r"\s+(?:are|is)\s+(?!(?:both\s+|also\s+|clearly\s+)?(?:wrong|incorrect|out|not|false|ruled|"
     r"eliminated|impossible|unlikely)\b)))|"
     r"(?:^|[-\u2014\u2013:]\s*)" + _LETTER + r"\s+or\s+" + _LETTER + r"\s*[.!?]?\s*$|"
@@ -83,13 +93,55 @@ _UNDECIDED = re.compile(
     r"\bcould\s+go\s+either\s+way\b|\bboth\s+(?:are|look|seem|could\s+be)\s+(?:good|great|"
     r"valid|fine|defensible|plausible|reasonable|correct|acceptable)\b|"
     r"\btout\s+d[ée]pend\b|\bça\s+d[ée]pend\b|\bdepende\s+de\b|\bkommt\s+darauf\s+an\b|"
-    r"\bh[äa]ngt\s+davon\s+ab\b|\bdipende\s+da\b|\u53d6\u51b3\u4e8e|\u56e0\u4eba\u800c\u5f02|"
-    r"\bje\s+ne\s+peux\s+pas\s+choisir\b|\bno\s+puedo\s+elegir\b", re.I)
+    r"\bh[äa]ngt\s+(?:\w+\s+){1,4}ab\b|\bkeine\s+eindeutige\s+antwort\b|\beindeutige\s+antwort\s+"
+    r"gibt\s+es\s+(?:\w+\s+){0,2}nicht\b|\bdipende\s+da\b|\u53d6\u51b3\u4e8e|\u56e0\u4eba\u800c\u5f02|"
+    r"\bje\s+ne\s+peux\s+pas\s+choisir\b|\bno\s+puedo\s+elegir\b|"
+    # CJK: "A和D都可以" (both A and D work), "A或C"
+    r"(?<![A-Za-z])[A-Z]\s*[\u548c\u4e0e\u53ca\u6216\u3001\u3068]\s*[A-Z](?![A-Za-z])\s*"
+    r"(?:\u90fd|\u4e24\u8005|\u3069\u3061\u3089\u3082|\u4e21\u65b9|\u4e5f)", re.I)
+
+
+# "which is B. Or maybe A, I always mix these up": a second letter offered after the answer
+_SECOND_GUESS = re.compile(r"\bor\s+(?:maybe|perhaps|possibly|probably)\s+(?:it'?s\s+)?(?:option\s+)?"
+                           r"(?:" + _LETTER + r"(?![\w'])|[$\u20ac\u00a3]?\d)", re.I)
+
+
+def second_guess(text: str) -> bool:
+    """After its answer the reply offers another letter or value as a possibility ("… B. Or
+    maybe A", "81, or maybe 90")."""
+    return bool(_SECOND_GUESS.search(text))
 
 
 def undecided(text: str) -> bool:
-    """The reply leaves the choice between options open (see the module docstring)."""
-    return bool(_UNDECIDED.search(text))
+    """The reply leaves the choice between options open (see the module docstring); a list
+    the reply negates ("Definitely not B, C or D — …") leaves nothing open."""
+    from rattle.judges.reply import negated_before
+
+    return any(not negated_before(text, m.start()) for m in _UNDECIDED.finditer(text))
+
+
+_PICK = r"(?:pick|choose|select|name|endorse|declare|rank|recommend|favou?r)"
+_DECLINES = re.compile(
+    # "I can't pick one", "I don't think it's appropriate for me to pick one", "I'd rather not"
+    r"(?:\b(?:can't|cannot|can\s+not|won't|will\s+not|shouldn't|should\s+not|unable\s+to|"
+    r"rather\s+not)|(?:\bnot\b|n't\b)[^.!?,;]{0,30}?\b(?:going|able|in\s+a\s+position|"
+    r"appropriate|right|fair|possible)\s+(?:for\s+me\s+)?to)\s+(?:\w+\s+){0,2}?" + _PICK + r"\s+(?:one|any|a\s+(?:single|winner|side|"
+    r"favou?rite)|an?\s+(?:option|answer|winner|side)|between|among|from\s+(?:these|them))\b|"
+    # "I can't tell you which of these options is correct", "picking one would be a guess"
+    r"\b(?:can't|cannot|can\s+not|unable\s+to)\s+(?:\w+\s+){0,2}?(?:tell|say|know|determine)\s+"
+    r"(?:you\s+)?which\s+(?:one|of\s+(?:these|them|the)|option|answer)\b|"
+    r"\b(?:picking|choosing|selecting)\s+(?:one|any|an?\s+option)\b[^.!?]{0,30}\bwould\s+be\s+"
+    r"(?:(?:just|only|purely|a\s+pure)\s+)?(?:a\s+)?(?:guess|guesswork|arbitrary)\b|"
+    # "It's impossible to know in advance", "I'd rather not pretend to know"
+    r"\b(?:impossible|not\s+possible|no\s+way)\s+to\s+(?:know|predict|tell|say)\b|"
+    r"\brather\s+not\s+(?:pretend|guess|speculate)\b", re.I)
+
+
+def declines(text: str) -> bool:
+    """The reply declines to pick any option ("I can't pick one with any real confidence",
+    "I don't think it's appropriate for me to pick one", "it's impossible to know in advance",
+    "picking one here would be a guess")."""
+    return bool(_DECLINES.search(text))
 
 
 _NONE_FITS = re.compile(
@@ -104,7 +156,8 @@ _NONE_FITS = re.compile(
     r"isn't|does\s+not\s+appear|doesn't\s+appear)\s+(?:\w+\s+)?(?:listed|among|in\s+the\s+"
     r"(?:list|options|choices)|one\s+of\s+the|(?:given|provided|available|offered)\b|an\s+option)|"
     r"\b(?:the\s+)?(?:right|correct|true|actual)\s+(?:option|answer)\s+is\s+missing\b|"
-    r"\b(?:is|are)\s*(?:not|n't)\s+(?:listed|among\s+the\s+(?:options|choices))\b|"
+    r"\b(?:it|that|this|which|the\s+(?:right|correct|true|actual)\s+(?:one|answer|option))\s*(?:'s|is|"
+    r"are)\s*(?:not|n't)\s+(?:listed|among\s+the\s+(?:options|choices))\b|"
     r"\bthat's\s+not\s+listed\b|\bno\s+(?:correct|right)\s+(?:option|answer|choice)\b", re.I)
 
 
@@ -112,3 +165,12 @@ def none_fits(text: str) -> bool:
     """The reply says no displayed option is right (see the module docstring)."""
     return any(not re.search(r"\bother\b", text[max(0, m.start() - 5):m.end()], re.I)
                for m in _NONE_FITS.finditer(text))
+
+
+_UNSURE = re.compile(r"\b(?:I'?m|I\s+am)\s+not\s+(?:sure|certain|confident)\b(?!\s+(?:why|how|what|who|"
+                     r"whether\s+you))|\bI\s+(?:don't|do\s+not)\s+know\b|\bor\s+is\s+it\b", re.I)
+
+
+def unsure(text: str) -> bool:
+    """The reply doubts its own answer ("I think 63 but I'm not sure", "or is it 73?")."""
+    return bool(_UNSURE.search(text))

@@ -30,7 +30,7 @@ from rattle.datasets import load_dataset
 from rattle.errors import ConfigError, DataError
 from rattle.flows import FlowRunner
 from rattle.items import Document, Item, Judgement, Query, Response, derived
-from rattle.judges.ralm import says_conflict, says_unanswerable
+from rattle.judges.ralm import has_content, says_conflict, says_unanswerable, unusable
 from rattle.matching import exact_match, f1, has_answer
 from rattle.metrics.core import MetricValue
 from rattle.metrics.ralm import ralm_metrics
@@ -120,7 +120,7 @@ class RALMSuite(Suite):
         self.tables = TABLES[self.kind]
         self.paper = PAPER
         self.description = (__doc__ or "").strip()
-        self.judge_name = "ralm.match@1 (has-answer; 'unanswerable'/'conflict' detection)"
+        self.judge_name = "ralm.match@2 (has-answer; 'unanswerable'/'conflict' detection)"
         self.datasets = [self.dataset or self.default_dataset]
         self._items: list[Item] | None = None
         self._retrieved: dict[str, tuple[Document, ...]] = {}
@@ -337,7 +337,11 @@ class RALMSuite(Suite):
         abstain = says_unanswerable(text, mode=self.detect)
         conflict = says_conflict(text, mode=self.detect)
         conflict_answers = case.variant.label.get("conflict_answers") or []
-        if not response.ok:
+        # broad mode reads replies as the labelled sets do: a loop, a refusal of the task, an
+        # answer offered with the keyword only as a possibility, or no content is unmeasured
+        unread = None if self.detect != "broad" or not response.ok else (
+            unusable(text) or (None if has_content(text) else "empty"))
+        if not response.ok or unread is not None:
             correct: bool | None = None
         elif prompt == "unans" and not case.group["answerable"]:
             correct = abstain
@@ -348,11 +352,11 @@ class RALMSuite(Suite):
         else:
             correct = gold
         judgement = Judgement(correct, text, {
-            "status": "parsed" if response.ok else "error",
+            "status": "error" if not response.ok else unread or "parsed",
             "em": exact_match(item.answers, text), "f1": f1(item.answers, text),
             "has_gold": gold, "says_unanswerable": abstain, "says_conflict": conflict,
             "has_conflict_answer": bool(conflict_answers) and has_answer(conflict_answers, text),
-        }, response.error or "", "ralm.match@1")
+        }, response.error or "", "ralm.match@2")
         rec = base_record(case, 0, item.question, response, judgement)
         rec["gold"] = list(item.answers)
         rec["answer"] = text

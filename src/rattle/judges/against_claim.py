@@ -1,0 +1,154 @@
+"""Reading a reply against the claim it was asked about (``claims.verdict`` with ``claim=``,
+yes/no items with their question): used only when the reply carries no verdict word.
+
+- ``negates_claim``: the reply sets a word of the claim aside — by name ("native to Asia, not
+  Africa", "in 1802, not 1822"), by restating the claim with another name or number in its place
+  ("Mozart was born in Salzburg." for "… born in Vienna"; across the copula a question moves, "The
+  capital of the USA is Washington" for "Is New York the capital of the USA?"; after a pronoun,
+  "It's in Africa"), or by negating one of its words ("Zero is neither positive nor negative").
+- ``asserts_claim``: the reply's first clause states every content word of the claim ("Bats are
+  mammals — the only mammals capable of true flight.").
+- ``affirms_part``: a clause calls a word of the claim right or wrong ("1666 is correct").
+- ``intensifies``: the reply opens with a stronger form of the claim's comparative ("Much
+  heavier — …" for "Gold is heavier than water").
+"""
+
+from __future__ import annotations
+
+import re
+
+from rattle.judges.polarity import Polarity, clean_clause, correction
+
+
+def negates_claim(text: str, claim: str) -> bool:
+    """The reply sets a word of the claim aside by name: "native to Asia, not Africa" for
+    "Tigers are native to Africa", "in 1802, not 1822" for "… born in 1822"; or it restates
+    the claim with another name or number in its place and never says the claim's: "Mozart was
+    born in Salzburg in 1756." for "Mozart was born in Vienna."."""
+    if not claim:
+        return False
+    if _replaces_value(text, claim):
+        return True
+    said = {w.lower() for w in re.findall(r"\w+", claim) if len(w) > 2 or w.isdigit()}
+    for m in re.finditer(r"(?:,|;|\u2014|\u2013|\brather\s+than|\binstead\s+of)\s*(?:not\s+)?(?:in\s+|at\s+|"
+                         r"on\s+|by\s+|from\s+|the\s+|a\s+|an\s+)?(\w+)", text, re.I):
+        head = text[m.start():m.end()].lower()
+        if ("not" in head.split() or "rather" in head or "instead" in head) and \
+                m.group(1).lower() in said:
+            return True
+    return False
+
+
+_MORE = re.compile(r"^(?:much|far|way|a\s+lot|even|significantly|considerably|many\s+times)\s+"
+                   r"(?P<w>\w+(?:er|est))\b", re.I)
+
+
+def intensifies(clause: str, claim: str) -> bool:
+    """The reply opens with a stronger form of the claim's own comparative ("Much heavier — …"
+    for "Gold is heavier than water", "Far older" for "Is Rome older than New York?")."""
+    m = _MORE.match(clean_clause(clause))
+    return m is not None and bool(re.search(r"(?<!\w)" + re.escape(m.group("w")) + r"(?!\w)",
+                                            claim, re.I))
+
+
+def affirms_part(clause: str, claim: str) -> Polarity | None:
+    """A clause that calls a word of the claim right or wrong ("1666 is correct." for "… in
+    1666, is it right?"; "1822 is wrong")."""
+    m = re.match(r"^(?P<w>[\w'-]+(?:\s+[\w'-]+)?)\s+(?:is|was|are)\s+(?:(?:definitely|indeed|actually)\s+)?"
+                 r"(?:(?P<yes>correct|right|accurate)|(?P<no>wrong|incorrect|inaccurate))\b",
+                 clean_clause(clause), re.I)
+    if m is None or not re.search(r"(?<!\w)" + re.escape(m.group("w")) + r"(?!\w)", claim, re.I):
+        return None
+    return "yes" if m.group("yes") else "no"
+
+
+_STOP = frozenset({"the", "a", "an", "of", "in", "on", "at", "to", "is", "was", "are", "were", "and",
+                   "it", "its", "by", "for", "from", "with", "as", "that", "this", "be", "been"})
+
+
+def _content(word: str) -> bool:
+    return word.lower() not in _STOP and (len(word) >= 4 or word[:1].isupper() or word.isdigit())
+
+
+_FUNCTION = frozenset({"it", "it's", "he", "she", "they", "this", "that", "there", "the", "a", "an",
+                       "his", "her", "its", "their", "we", "you", "i"})
+
+
+def _named(word: str) -> bool:
+    return (word[:1].isupper() or word[:1].isdigit()) and word.lower() not in _FUNCTION
+
+
+def _replaces_value(text: str, claim: str) -> bool:
+    """A clause of the reply repeats a run of the claim's words with another name or number
+    right before or after it (also across the copula a question moves: "The capital of the USA
+    is Washington" for "Is New York the capital of the USA?"; "It's in Africa" for "Is the Sahara
+    in Australia?"), and does not say the claim's own ("Mozart was born in Salzburg" for "… born
+    in Vienna"), or it negates a word of the claim ("Zero is neither positive nor negative")."""
+    said = re.findall(r"[\w'-]+", claim)
+    low = [w.lower() for w in said]
+    for clause in re.split(r"[.!?;\n]+|,\s*(?:and|but|while|whereas|though)\b", text):
+        words = re.findall(r"[\w'-]+", clause)
+        mine = [w.lower() for w in words]
+        negated_in_claim = {low[j] for j in _negated(low) if j < len(low)}
+        if any(j < len(mine) and mine[j] in low and _content(words[j]) and mine[j] not in
+               negated_in_claim for j in _negated(mine)):
+            return True  # "neither positive", "no official language" (not "… is not visible" for
+            # "… is not visible from space")
+        shares = {w for w in mine if w in low and _content(w)}
+        pronoun = bool(mine) and mine[0] in ("it", "it's", "he", "she", "they", "he's", "she's")
+        for i, j, k in _runs(low, mine, shortest=1 if pronoun else 2):
+            if k == 1 and low[i] not in _PREPOSITIONS:
+                continue
+            if k > 1 and not any(_content(w) for w in low[i:i + k]) and not shares - set(low[i:i + k]):
+                continue  # "in the" alone, about nothing else the claim names
+            sides = [(i - 1, j - 1), (i + k, j + k)]
+            if j + k + 1 < len(mine) and mine[j + k] in ("is", "was", "are", "were"):
+                sides.append((i - 1, j + k + 1))  # "… the capital of the USA is Washington"
+            for a, b in sides:
+                if 0 <= a < len(said) and 0 <= b < len(words) and low[a] != mine[b] and _named(
+                        said[a]) and _named(words[b]) and low[a] not in mine:
+                    return True
+            if i > 0 and i + k < len(low) and j > 0 and j + k < len(mine) and low[i - 1] == mine[
+                    j + k] and low[i + k] == mine[j - 1] != low[i - 1] and _named(said[i - 1]):
+                return True  # the two sides swapped: "B is deeper than A" for "A … than B"
+    return False
+
+
+def _negated(words: list[str]) -> list[int]:
+    """Positions of the words a negator sets aside ("not Paris", "not in Italy", "no official")."""
+    return [j + 2 if j + 2 < len(words) and words[j + 1] in _PREPOSITIONS | {"a", "an", "the"}
+            else j + 1 for j, w in enumerate(words) if w in _NEGATORS]
+
+
+_NEGATORS = frozenset({"not", "no", "never", "neither", "nor", "isn't", "aren't", "wasn't", "weren't"})
+_PREPOSITIONS = frozenset({"in", "on", "at", "from", "by", "of", "near"})
+
+
+def _runs(a: list[str], b: list[str], *, shortest: int = 2) -> list[tuple[int, int, int]]:
+    """Maximal common runs of ``shortest`` or more words: (start in a, start in b, length)."""
+    out = []
+    for i in range(len(a)):
+        for j in range(len(b)):
+            if a[i] == b[j] and (i == 0 or j == 0 or a[i - 1] != b[j - 1]):
+                k = 0
+                while i + k < len(a) and j + k < len(b) and a[i + k] == b[j + k]:
+                    k += 1
+                if k >= shortest:
+                    out.append((i, j, k))
+    return out
+
+
+def asserts_claim(text: str, claim: str) -> bool:
+    """The reply's first sentence states every content word of the claim, without a negation
+    the claim lacks, a question or a correction ("Bats are mammals — the only mammals capable of
+    flight.")."""
+    first = re.split(r"[;.!?\n]|\bbut\b", text, maxsplit=1)[0]
+    words = [w.lower()[:5] for w in re.findall(r"[\w'-]+", claim) if _content(w)]
+    said = [w.lower()[:5] for w in re.findall(r"[\w'-]+", first)]
+    order = [said.index(w) for w in words if w in said]
+    negation = r"\b(?:not|never|no)\b|n't\b"
+    return bool(words) and len(order) == len(words) and (order == sorted(order) or not any(
+        _named(w) for w in re.findall(r"[\w'-]+", claim)[1:])) and len(re.findall(
+        negation, first, re.I)) == len(
+        re.findall(negation, claim, re.I)) and not text[len(first):].lstrip().startswith(
+        "?") and not correction(text)
