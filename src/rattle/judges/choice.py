@@ -370,7 +370,7 @@ class ChoiceJudge:
         )
 
 
-@register("judge", "choice", version=2)
+@register("judge", "choice", version=3)
 def choice(*, compat: bool = False) -> ChoiceJudge:
     """Which option a reply chose: letters, option text, yes/no and numeric values; refusals
     and hedges unmeasured."""
