@@ -9,6 +9,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 from rattle.metrics.core import MetricValue, RateCounts, complement, mean, rate
+from rattle.metrics.worst_case import WorstCase, worst_case_metrics
 from rattle.records import Record, cluster, cluster_key
 from rattle.registry import register
 
@@ -124,6 +125,7 @@ def rcc_metrics(kind: str, records: Sequence[Record], *, seed: int = 0) -> list[
                     out.append(first_option_rate(
                         [(cluster(r), r["position"] if r["correct"] is not None else None)
                          for r in group], group=g, seed=seed))
+            out.extend(rcc_worst_case(rs, dataset, seed))
         if kind == "consistency":
             accs = {(m.group["attack"], m.group["level"]): m.value for m in out
                     if m.name == "accuracy" and m.group["dataset"] == dataset}
@@ -154,6 +156,28 @@ def rcc_metrics(kind: str, records: Sequence[Record], *, seed: int = 0) -> list[
     return out
 
 
+def _unit(r: Record) -> tuple[str, str, int]:
+    return (r["dataset"], r["item_id"], r["sub"])
+
+
+def rcc_worst_case(records: Sequence[Record], dataset: str, seed: int = 0) -> list[MetricValue]:
+    """``worst_case_accuracy`` and ``any_flip_rate`` (``metrics.worst_case``) per attack and
+    level, then over every variant (attack ``all``); a unit is one question of one item."""
+    originals = [(cluster(r), _unit(r), r["correct"], r["answer"]) for r in records
+                 if r["attack"] == "original"]
+    variants = [r for r in records if r["group"].get("attack", r["attack"]) != "original"]
+    out: list[MetricValue] = []
+    for (attack, level), group in sorted(group_records(variants, "attack", "level").items()):
+        out.extend(worst_case_metrics(
+            originals, [(cluster(r), _unit(r), r["correct"], r["answer"]) for r in group],
+            group={"dataset": dataset, "attack": attack, "level": level}, seed=seed))
+    if variants:
+        out.extend(worst_case_metrics(
+            originals, [(cluster(r), _unit(r), r["correct"], r["answer"]) for r in variants],
+            group={"dataset": dataset, "attack": "all", "level": ""}, seed=seed))
+    return out
+
+
 class RobustnessStream:
     """``rcc.robustness`` metrics computed while records stream in (flat memory).
 
@@ -170,6 +194,9 @@ class RobustnessStream:
         self.datasets: set[str] = set()
         self._item: tuple[str, str] | None = None
         self._baseline: dict[int, Any] = {}
+        # Worst case per (scope, attack, level) and (scope, "all", ""), folded item by item.
+        self.worst: dict[tuple[str, str, str], WorstCase] = {}
+        self._base_correct: dict[int, bool | None] = {}
 
     def add(self, r: Record) -> None:
         if r["part"] != self.part:
@@ -177,12 +204,15 @@ class RobustnessStream:
         dataset = r["dataset"]
         item = (dataset, r["item_id"])
         if item != self._item:
-            self._item, self._baseline = item, {}
+            self._item, self._baseline, self._base_correct = item, {}, {}
+            for wc in self.worst.values():
+                wc.close()
         self.datasets.add(dataset)
         attack, level = r["group"].get("attack", r["attack"]), r["group"].get("level", "")
         c = cluster(r)
         if attack == "original":
             self._baseline[r["sub"]] = r["answer"]
+            self._base_correct[r["sub"]] = r["correct"]
         before = self._baseline.get(r["sub"])
         for scope in (dataset, "all"):
             key = (scope, attack, level)
@@ -190,6 +220,13 @@ class RobustnessStream:
             if attack != "original":
                 changed = None if before is None or r["answer"] is None else before != r["answer"]
                 self.acr.setdefault(key, RateCounts()).add(c, changed)
+            if attack != "original":
+                for wkey in (key, (scope, "all", "")):
+                    wc = self.worst.setdefault(wkey, WorstCase())
+                    unit = _unit(r)
+                    if not wc.has(unit) and r["sub"] in self._base_correct:
+                        wc.original(c, unit, self._base_correct[r["sub"]], before)
+                    wc.variant(c, unit, r["correct"], r["answer"])
 
     def metrics(self) -> list[MetricValue]:
         out: list[MetricValue] = []
@@ -202,4 +239,10 @@ class RobustnessStream:
                 out.append(complement("er", accuracy))
                 if key in self.acr:
                     out.append(self.acr[key].metric("acr", group=g, seed=self.seed))
+            for key in sorted(k for k in self.worst if k[0] == scope and k[1] != "all"):
+                g = {"dataset": scope, "attack": key[1], "level": key[2]}
+                out.extend(self.worst[key].metrics(g, seed=self.seed))
+            if (scope, "all", "") in self.worst:
+                out.extend(self.worst[(scope, "all", "")].metrics(
+                    {"dataset": scope, "attack": "all", "level": ""}, seed=self.seed))
         return out
