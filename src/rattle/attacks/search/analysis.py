@@ -11,11 +11,13 @@ from rattle.attacks.search.text import Word
 
 @dataclass(frozen=True)
 class WordInfo:
-    """A word's universal POS tag (its longest spaCy token), entity and stop-word flags."""
+    """A word's universal POS tag and lemma (its longest spaCy token), entity and stop-word
+    flags."""
 
     pos: str = ""
     entity: bool = False
     stop: bool = False
+    lemma: str = ""
 
 
 def analyse(texts: Sequence[str], words: Sequence[tuple[Word, ...]]) -> list[tuple[WordInfo, ...]]:
@@ -34,7 +36,7 @@ def _info(doc: object, word: Word) -> WordInfo:
         return WordInfo()
     main = max(tokens, key=lambda t: len(t.text))
     return WordInfo(pos=str(main.pos_), entity=any(t.ent_type_ for t in tokens),
-                    stop=all(t.is_stop or t.is_punct for t in tokens))
+                    stop=all(t.is_stop or t.is_punct for t in tokens), lemma=str(main.lemma_).lower())
 
 
 def pos_at(texts: Sequence[str], spans: Sequence[tuple[int, int]]) -> list[str]:

@@ -119,7 +119,9 @@ def _cased(template: str, word: str) -> str:
 @register("transformation", "words.synonym")
 def synonym(*, max_candidates: Annotated[int, "synonyms proposed per word (seeded sample)"] = 5
             ) -> Transformation:
-    """Swap the word for a one-word WordNet synonym of its part of speech (case kept)."""
+    """Swap the word for a one-word WordNet synonym of its part of speech (case kept).
+
+    The word's own lemma is not a synonym ("sold" -> "sell" is a tense change)."""
     if max_candidates < 1:
         raise ConfigError(f"words.synonym: max_candidates must be at least 1, got {max_candidates}")
 
@@ -127,7 +129,8 @@ def synonym(*, max_candidates: Annotated[int, "synonyms proposed per word (seede
         from rattle.nlp.wordnet import synonyms, synonyms_as
 
         found = synonyms_as(word.text, info.pos) if info.pos else synonyms(word.text)
-        pool = [s for s in found if s.isalpha() and s.lower() != word.text.lower()]
+        same = {word.text.lower(), info.lemma}  # the word itself, or its lemma ("sold" -> "sell")
+        pool = [s for s in found if s.isalpha() and s.lower() not in same]
         if len(pool) > max_candidates:
             keep = set(rng_for(key, "words.synonym").sample(range(len(pool)), max_candidates))
             pool = [s for i, s in enumerate(pool) if i in keep]
