@@ -143,7 +143,7 @@ def test_flip_wrong_and_verdict_flip() -> None:
         pytest.approx(1 - 10 / 11))  # type: ignore[attr-defined]
     yes = Answer(True, True, "Yes.", verdict=True)
     assert verdict.judge(yes, Answer(False, False, "No.", verdict=False)) == (True, 1.0)  # type: ignore[attr-defined]
-    with pytest.raises(ConfigError, match="search.claims"):
+    with pytest.raises(ConfigError, match=r"search\.claims"):
         verdict.skip(Answer(0, True))  # type: ignore[attr-defined]
 
 
