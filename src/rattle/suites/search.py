@@ -169,7 +169,14 @@ class SearchSuite(Suite):
     def records(self, case: Case, responses: Any) -> list[Record]:
         result: SearchResult = responses
         task = self._tasks.pop(case.id)
+        outcomes = self.notes.setdefault("outcomes", {})
+        key = f"{result.outcome}: {result.reason}" if result.reason else result.outcome
+        outcomes[key] = outcomes.get(key, 0) + 1
+        rejected = self.notes.setdefault("candidates_rejected", {})
+        for name, n in result.rejected.items():
+            rejected[name] = rejected.get(name, 0) + n
         return attack_records(case, result, self.attack, task, self.seed, self._target(task),
+                              self.judge_name,
                               extra={"document": getattr(task, "attacked_document", None)})
 
     def metric_fields(self) -> tuple[str, ...]:
@@ -181,12 +188,13 @@ class SearchSuite(Suite):
 
 
 def attack_records(case: Case, result: SearchResult, attack: Attack, task: Any, seed: int,
-                   target: Target, *, extra: dict[str, Any] | None = None) -> list[Record]:
+                   target: Target, judge: str, *,
+                   extra: dict[str, Any] | None = None) -> list[Record]:
     """The original record and the attacked one (its edits: the adversarial example's)."""
     j = int(case.group.get("sub", 0))
     question = case.query.question
     original = result.original
-    before = _record(case, j, question, original, _status(original))
+    before = _record(case, j, question, original, _status(original), judge)
     found = result.found if result.outcome == "success" else None
     shown = found or original
     item = case.variant.item
@@ -196,7 +204,7 @@ def attack_records(case: Case, result: SearchResult, attack: Attack, task: Any, 
                       edits=found.candidate.edits if found is not None else ())
     attacked_case = Case(case.id, variant, case.query,
                          {**case.group, "attack": "search"}, case.part)
-    after = _record(attacked_case, j, question, shown, result.outcome)
+    after = _record(attacked_case, j, question, shown, result.outcome, judge)
     changed = len(found.candidate.changes) if found is not None else 0
     after["labels"].update({
         "outcome": result.outcome, "reason": result.reason, "queries": result.queries,
@@ -222,13 +230,14 @@ def _status(tried: Tried | None) -> str:
     return "unparsed" if tried.answer.value is None else "parsed"
 
 
-def _record(case: Case, j: int, question: str, tried: Tried | None, status: str) -> Record:
+def _record(case: Case, j: int, question: str, tried: Tried | None, status: str,
+            judge: str) -> Record:
     answer = tried.answer if tried is not None else None
     response = Response(answer.text if answer else "", error=answer.error if answer else
                         "not asked")
     correct = answer.correct if answer is not None else None
     judgement = Judgement(correct, None if answer is None or answer.value is None
-                          else str(answer.value), {"status": status}, "", "")
+                          else str(answer.value), {"status": status}, "", judge)
     rec = base_record(case, j, question, response, judgement)
     rec["answer"] = answer.value if answer is not None else None
     return rec

@@ -9,6 +9,7 @@ candidate texts of a step, checked as one batch (``same_pos``, ``similarity``).
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
@@ -124,26 +125,46 @@ SIMILARITY_THRESHOLD = 0.840845057
 Metric = Literal["angular", "cosine"]
 
 
+# Sentence vectors kept per encoder, shared by every search of a process (a search step's
+# candidates repeat across methods and budgets); least recently used ones are dropped.
+VECTOR_CACHE = 100_000
+_VECTORS: dict[str | None, OrderedDict[str, Any]] = {}
+
+
+def _vectors(model_path: str | None, texts: Sequence[str]) -> list[Any]:
+    cache = _VECTORS.setdefault(model_path, OrderedDict())
+    missing = [t for t in dict.fromkeys(texts) if t not in cache]
+    if missing:
+        from rattle.retrieval.dense import embed
+
+        for t, v in zip(missing, embed(missing, model_path), strict=True):
+            cache[t] = v
+    out = []
+    for t in texts:
+        cache.move_to_end(t)
+        out.append(cache[t])
+    while len(cache) > VECTOR_CACHE:
+        cache.popitem(last=False)
+    return out
+
+
 class Similarity:
-    """Similarity of texts to the original under a sentence encoder (vectors cached)."""
+    """Similarity of texts to the original under a sentence encoder (normalised vectors,
+    cached per process)."""
 
     def __init__(self, metric: Metric = "angular", model_path: str | None = None) -> None:
         if metric not in ("angular", "cosine"):
             raise ConfigError(f"similarity: metric must be angular or cosine, got {metric!r}")
         self.metric = metric
         self.model_path = model_path
-        self._embed: Any = None
 
     def __call__(self, original: str, texts: Sequence[str]) -> list[float]:
-        if self._embed is None:
-            from rattle.retrieval.dense import EmbeddingSimilarity
-
-            self._embed = EmbeddingSimilarity(self.model_path)
         if not texts:
             return []
+        first, *others = _vectors(self.model_path, [original, *texts])
         out = []
-        for cos in self._embed.many(original, list(texts)):
-            cos = max(-1.0, min(1.0, cos))
+        for v in others:
+            cos = max(-1.0, min(1.0, float(first @ v)))
             out.append(1.0 - math.acos(cos) / math.pi if self.metric == "angular" else cos)
         return out
 
