@@ -11,7 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-BENCHES = ("overhead.py", "embedded.py", "perturbations.py", "retrieval.py", "concurrency.py")
+BENCHES = ("overhead.py", "embedded.py", "perturbations.py", "retrieval.py", "concurrency.py",
+           "search.py")
 
 
 def main() -> None:

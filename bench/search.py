@@ -167,12 +167,12 @@ def backend_for(name: str) -> tuple[Any, str]:
     return made_l, made_l.display_name
 
 
-def run(backend: Any, store: Store, dataset: str, limit: int, method: str,
-        budget: int, protocol: str) -> tuple[dict[str, Any], float]:
+def run(backend: Any, store: Store, dataset: str, limit: int, method: str, budget: int,
+        protocol: str, extra: dict[str, Any] | None = None) -> tuple[dict[str, Any], float]:
     """One search.mc run; its metrics by name (and ``over`` for queries) and its seconds."""
     suite = registry.create("suite", "search.mc", {"dataset": dataset, "limit": limit,
                                                    "method": method, "budget": budget,
-                                                   "protocol": protocol})
+                                                   "protocol": protocol, **(extra or {})})
     system = LLMSystem(backend, params=GenParams(max_tokens=16))
     records: list[tuple[str, Any]] = []
 
@@ -191,6 +191,52 @@ def run(backend: Any, store: Store, dataset: str, limit: int, method: str,
     return out, seconds
 
 
+# rattle's side of the TextAttack comparison: the edits both have offline, no entity
+# protection and no sentence encoder (TextAttack's USE needs TensorFlow Hub).
+MATCHED = {"transformations": "chars.delete,chars.insert,words.delete",
+           "constraints": "protected?entities=false,max_words", "similarity": False}
+
+
+def textattack_rows(python: str, dataset: str, limit: int, budget: int) -> list[dict[str, Any]]:
+    """TextAttack's GreedyWordSwapWIR on the same units (bench/search_textattack.py, run by
+    ``python``, the interpreter of a virtualenv with TextAttack)."""
+    import json
+    import os
+
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    here = Path(__file__).resolve().parent
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
+        json.dump(sorted(STOP_WORDS), fh)
+    env = {**os.environ, "PYTHONPATH": f"{here.parent / 'src'}{os.pathsep}{here}"}
+    proc = subprocess.run([python, str(here / "search_textattack.py"), dataset, str(limit),
+                           str(budget), fh.name], capture_output=True, text=True, env=env,
+                          check=True)
+    os.unlink(fh.name)
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+
+
+def compare_textattack(python: str, backend: Any, store: Store, datasets: list[tuple[str, str]],
+                       limit: int, budgets: list[int], protocol: str) -> None:
+    print("# TextAttack GreedyWordSwapWIR vs rattle greedy, same units, target and edits",
+          flush=True)
+    for name, path in datasets:
+        for budget in budgets:
+            m, _ = run(backend, store, path, limit, "greedy", budget, protocol, MATCHED)
+            rows = textattack_rows(python, path, limit, budget)
+            wins = [r["queries"] for r in rows if r["outcome"] == "success"]
+            tried = [r for r in rows if r["outcome"] != "skipped"]
+            ta_rate = len(wins) / len(tried) if tried else None
+            ta_q = sum(wins) / len(wins) if wins else None
+            ours = m["attack_success_rate"].value
+            print(f"{name:<10} budget {budget:>3} rattle greedy success {_pct(ours)} queries/success "
+                  f"{_num(m['queries_mean:success'].value)} | TextAttack success {_pct(ta_rate)} "
+                  f"queries/success {_num(ta_q)} (of {len(tried)})", flush=True)
+            print(f"RATIO search.textattack.{name}.b{budget} "
+                  f"{_ratio(ta_q, m['queries_mean:success'].value)} TextAttack/rattle queries "
+                  f"per success; success {_pct(ta_rate)} vs {_pct(ours)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rcc", default=DEFAULT_RCC, help="an RCC primitive JSON file")
@@ -199,6 +245,11 @@ def main() -> None:
     parser.add_argument("--methods", default="greedy,beam?width=2,random")
     parser.add_argument("--model", default="auto", choices=("auto", "embedded", "xllamacpp", "lexical"))
     parser.add_argument("--workspace", default=None, help="store folder (default: a temp dir)")
+    parser.add_argument("--textattack", default=None, metavar="PYTHON",
+                        help="python of a venv with TextAttack: compare its greedy WIR "
+                             "(lexical stand-in only)")
+    parser.add_argument("--skip-methods", action="store_true",
+                        help="only the TextAttack comparison")
     args = parser.parse_args()
     backend, shown = backend_for(args.model)
     # Option log-likelihoods where the backend scores them: graded scores, as TextAttack's
@@ -212,7 +263,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(args.workspace or tmp)
         rows = []
-        for name, path in datasets:
+        if args.textattack:
+            if not isinstance(backend, LexicalStandIn):
+                raise SystemExit("--textattack compares on the lexical stand-in: add --model lexical")
+            compare_textattack(args.textattack, backend, store, datasets, args.limit, budgets,
+                               protocol)
+        for name, path in datasets if not args.skip_methods else ():
             for budget in budgets:  # largest first: smaller budgets reuse its answers
                 for method in methods:
                     m, seconds = run(backend, store, path, args.limit, method, budget, protocol)
@@ -225,7 +281,7 @@ def main() -> None:
                           f"  queries/search {_num(m['queries_mean:attacked'].value)}"
                           f"  skipped {_pct(m['skip_rate'].value)}  {seconds:6.1f} s", flush=True)
         store.close()
-    for name, _ in datasets:
+    for name, _ in datasets if not args.skip_methods else ():
         for budget in budgets:
             by = {r[2]: r for r in rows if r[0] == name and r[1] == budget}
             base = by.get("random")
