@@ -104,3 +104,26 @@ def test_max_words_and_protection_skip_what_cannot_be_attacked(tmp_path: Path) -
     locked = search(model, [choice(mc_item(PASSAGE))],
                     attack(constraints=f"protected?words={'|'.join(EDITABLE)}"), None)[0]
     assert (locked.outcome, locked.reason) == ("skipped", "no word can be edited under the constraints")
+
+
+def test_each_search_step_goes_out_as_one_batch(tmp_path: Path) -> None:
+    from collections.abc import Sequence
+
+    from rattle.models.base import ChatRequest, Completion
+    from rattle.models.scripted import ScriptedModel
+
+    class Batches(ScriptedModel):
+        def __init__(self, rules: Path) -> None:
+            super().__init__("rules", file=str(rules), default="(B)")
+            self.sizes: list[int] = []
+
+        async def generate(self, requests: Sequence[ChatRequest]) -> list[Completion]:
+            self.sizes.append(len(requests))
+            return await super().generate(requests)
+
+    rules = tmp_path / "r.json"
+    rules.write_text('{"\\\\bhungry\\\\b": "(A)"}')
+    model = Batches(rules)
+    result = search(model, [choice(mc_item(PASSAGE))], attack(transformations=CHAR_EDITS), None)[0]
+    # The original, the eight leave-one-out deletions, the four edits of the top word.
+    assert model.sizes == [1, 8, 4] and result.queries == 13
