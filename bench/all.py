@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 BENCHES = ("overhead.py", "embedded.py", "perturbations.py", "retrieval.py", "ralm_e2e.py",
-           "concurrency.py")
+           "concurrency.py", "search.py")
 
 
 def main() -> None:

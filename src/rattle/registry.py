@@ -27,7 +27,9 @@ from rattle.errors import ConfigError, UnknownNameError
 log = logging.getLogger(__name__)
 
 EntryKind = Literal["perturbation", "attack", "model", "system", "judge", "metric", "suite",
-                    "retriever", "dataset_format", "executor"]
+                    "retriever", "dataset_format", "executor",
+                    # the parts of a goal-directed search attack (rattle.attacks.search)
+                    "transformation", "constraint", "goal", "search_method"]
 KINDS: tuple[str, ...] = get_args(EntryKind)
 GROUP_PREFIX = "rattle."
 

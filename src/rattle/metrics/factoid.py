@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rattle.metrics.core import MetricValue, bootstrap_ci, mean, rate
+from rattle.metrics.worst_case import worst_case_metrics
 from rattle.papers import FACTOID_ATTACK_TITLES as TITLES
 from rattle.records import Record, cluster
 from rattle.registry import register
@@ -148,12 +149,45 @@ def factoid_metrics(kind: str, records: Sequence[Record], *, seed: int = 0,
     if wrong_false:
         out.append(rate("contradiction_rate", [(cluster(r), bool(r["labels"].get("contradiction")))
                                                for r in wrong_false], group={}, seed=seed))
+    out.extend(claim_worst_case(records, scored, keys, seed=seed))
     out.extend(quality_metrics(records, seed=seed))
     agree = (notes or {}).get("judge_agreement")
     if agree:
         out.append(MetricValue("judge_agreement", agree["accuracy"], None, None,
                                agree["labelled_replies"], 0,
                                {"judge": (notes or {}).get("judge", ""), "kappa": agree["kappa"]}))
+    return out
+
+
+def claim_worst_case(records: Sequence[Record], scored: Sequence[Record],
+                     keys: tuple[str, ...], *, seed: int = 0) -> list[MetricValue]:
+    """``worst_case_accuracy`` and ``any_flip_rate`` over each sentence's attacks, overall and
+    per group (``keys``). A unit is a sentence in one form, its attacks compared with the
+    original in that form (declarative for question-only attacks, as Eq. 1). The attacks are
+    meant to change the right verdict, so a "changed answer" is a changed judgement (right
+    became wrong or wrong became right), not a changed yes/no."""
+    originals = [(cluster(r), (r["item_id"], r["group"]["form"]), r["correct"], r["correct"])
+                 for r in records if r["group"]["original"]]
+    forms = {unit for _, unit, _, _ in originals}
+
+    def cases(rs: Sequence[Record]) -> list[tuple[str, tuple[str, str], bool | None, bool | None]]:
+        out = []
+        for r in rs:
+            unit = (r["item_id"], r["group"]["form"])
+            if unit not in forms:
+                unit = (r["item_id"], "declarative")
+            out.append((cluster(r), unit, r["correct"], r["correct"]))
+        return out
+
+    out = worst_case_metrics(originals, cases(scored), group={}, seed=seed)
+    groups: dict[tuple[Any, ...], list[Record]] = defaultdict(list)
+    for r in scored:
+        groups[tuple(r["group"].get(k) for k in keys)].append(r)
+    for values, rs in sorted(groups.items(), key=lambda kv: tuple(str(v) for v in kv[0])):
+        g = dict(zip(keys, values, strict=True))
+        if "attack" in g:
+            g["title"] = TITLES.get(str(g["attack"]).removeprefix("claims."), g["attack"])
+        out.extend(worst_case_metrics(originals, cases(rs), group=g, seed=seed))
     return out
 
 

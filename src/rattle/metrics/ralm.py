@@ -10,7 +10,9 @@ from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
+from rattle.matching import squad_normalize
 from rattle.metrics.core import MetricValue, label_mean, rate
+from rattle.metrics.worst_case import worst_case_metrics
 from rattle.records import Record, cluster, cluster_key
 from rattle.registry import register
 
@@ -59,6 +61,34 @@ def transitions(rows: Iterable[tuple[Hashable, bool, bool]],
     a_c = rate("a_to_c", [(c, (not g) and k) for c, g, k in data], group=group, seed=seed)
     a_u = rate("a_to_u", [(c, (not g) and not k) for c, g, k in data], group=group, seed=seed)
     return [a_a, a_c, a_u]
+
+
+def _said(r: Record) -> str | None:
+    """The normalised answer text of a record (None when the request failed)."""
+    return None if r.get("error") is not None or r["correct"] is None else squad_normalize(
+        str(r.get("answer") or ""))
+
+
+def added_document_worst_case(by: Mapping[tuple[str, str, str], Sequence[Record]], dataset: str,
+                              prompt: str, conditions: Sequence[str], *,
+                              seed: int = 0) -> list[MetricValue]:
+    """``worst_case_accuracy`` and ``any_flip_rate`` of each question over its added-document
+    conditions (``metrics.worst_case``), per condition and over all of them; an answer
+    changes when its SQuAD-normalised text does."""
+    originals = [(cluster(r), r["item_id"], r["correct"], _said(r))
+                 for r in by.get((dataset, prompt, "clean"), [])]
+    out: list[MetricValue] = []
+    every = []
+    for condition in conditions:
+        cases = [(cluster(r), r["item_id"], r["correct"], _said(r))
+                 for r in by.get((dataset, prompt, condition), [])]
+        every.extend(cases)
+        out.extend(worst_case_metrics(originals, cases, seed=seed, group={
+            "dataset": dataset, "prompt": prompt, "condition": condition}))
+    if conditions:
+        out.extend(worst_case_metrics(originals, every, seed=seed, group={
+            "dataset": dataset, "prompt": prompt, "condition": "all"}))
+    return out
 
 
 def ralm_metrics(kind: str, records: Sequence[Record], *, seed: int = 0,
@@ -113,6 +143,7 @@ def ralm_metrics(kind: str, records: Sequence[Record], *, seed: int = 0,
                               and (flag is None or clean[i]["group"]["answerable"] == flag)]
                     out.append(rad(chosen, group={"dataset": dataset, "prompt": prompt,
                                                   "condition": added, "split": split}, seed=seed))
+            out.extend(added_document_worst_case(by, dataset, prompt, added_kinds, seed=seed))
         if kind == "conflict":
             nc = list(rows("conflict", "clean").values())
             c = list(rows("conflict", "conflict").values())

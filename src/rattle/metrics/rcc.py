@@ -9,6 +9,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 from rattle.metrics.core import MetricValue, RateCounts, complement, mean, rate
+from rattle.metrics.worst_case import WorstCase, worst_case_metrics
 from rattle.records import Record, cluster, cluster_key
 from rattle.registry import register
 
@@ -151,6 +152,7 @@ def rcc_metrics(kind: str, records: Sequence[Record], *, seed: int = 0,
                     out.append(first_option_rate(
                         [(cluster(r), r["position"] if r["correct"] is not None else None)
                          for r in group], group=g, seed=seed))
+            out.extend(rcc_worst_case(rs, dataset, seed))
         if kind == "consistency":
             accs = {(m.group["attack"], m.group["level"]): m.value for m in out
                     if m.name == "accuracy" and m.group["dataset"] == dataset}
@@ -199,6 +201,28 @@ def _rti_metrics(dataset: str, rs: Sequence[Record],
     return out
 
 
+def _unit(r: Record) -> tuple[str, str, int]:
+    return (r["dataset"], r["item_id"], r["sub"])
+
+
+def rcc_worst_case(records: Sequence[Record], dataset: str, seed: int = 0) -> list[MetricValue]:
+    """``worst_case_accuracy`` and ``any_flip_rate`` (``metrics.worst_case``) per attack and
+    level, then over every variant (attack ``all``); a unit is one question of one item."""
+    originals = [(cluster(r), _unit(r), r["correct"], r["answer"]) for r in records
+                 if r["attack"] == "original"]
+    variants = [r for r in records if r["group"].get("attack", r["attack"]) != "original"]
+    out: list[MetricValue] = []
+    for (attack, level), group in sorted(group_records(variants, "attack", "level").items()):
+        out.extend(worst_case_metrics(
+            originals, [(cluster(r), _unit(r), r["correct"], r["answer"]) for r in group],
+            group={"dataset": dataset, "attack": attack, "level": level}, seed=seed))
+    if variants:
+        out.extend(worst_case_metrics(
+            originals, [(cluster(r), _unit(r), r["correct"], r["answer"]) for r in variants],
+            group={"dataset": dataset, "attack": "all", "level": ""}, seed=seed))
+    return out
+
+
 class RobustnessStream:
     """``rcc.robustness`` metrics computed while records stream in (flat memory).
 
@@ -216,6 +240,10 @@ class RobustnessStream:
         self.datasets: set[str] = set()
         self._item: tuple[str, str] | None = None
         self._baseline: dict[str, dict[int, Any]] = {"type": {}, "index": {}}
+        # Worst case per (scope, attack, level) and (scope, "all", ""), folded item by item.
+        self.worst: dict[tuple[str, str, str], WorstCase] = {}
+        self._base_correct: dict[int, bool | None] = {}
+        self._base_answer: dict[int, Any] = {}
 
     def add(self, r: Record) -> None:
         if r["part"] != self.part:
@@ -224,6 +252,9 @@ class RobustnessStream:
         item = (dataset, r["item_id"])
         if item != self._item:
             self._item, self._baseline = item, {"type": {}, "index": {}}
+            self._base_correct, self._base_answer = {}, {}
+            for wc in self.worst.values():
+                wc.close()
         self.datasets.add(dataset)
         attack, level = r["group"].get("attack", r["attack"]), r["group"].get("level", "")
         c = cluster(r)
@@ -231,14 +262,23 @@ class RobustnessStream:
         if attack == "original":
             for by in answers:
                 self._baseline[by][r["sub"]] = answers[by]
+            self._base_correct[r["sub"]] = r["correct"]
+            self._base_answer[r["sub"]] = r["answer"]
+        before = self._base_answer.get(r["sub"])  # the worst case compares raw option indices
         for scope in (dataset, "all"):
             key = (scope, attack, level)
             self.acc.setdefault(key, RateCounts()).add(c, r["correct"])
             if attack != "original":
                 for by, answer in answers.items():
-                    before = self._baseline[by].get(r["sub"])
-                    changed = None if before is None or answer is None else before != answer
+                    was = self._baseline[by].get(r["sub"])
+                    changed = None if was is None or answer is None else was != answer
                     self.acr[by].setdefault(key, RateCounts()).add(c, changed)
+                for wkey in (key, (scope, "all", "")):
+                    wc = self.worst.setdefault(wkey, WorstCase())
+                    unit = _unit(r)
+                    if not wc.has(unit) and r["sub"] in self._base_correct:
+                        wc.original(c, unit, self._base_correct[r["sub"]], before)
+                    wc.variant(c, unit, r["correct"], r["answer"])
 
     def metrics(self) -> list[MetricValue]:
         out: list[MetricValue] = []
@@ -253,4 +293,10 @@ class RobustnessStream:
                     out.append(self.acr["type"][key].metric("acr", group=g, seed=self.seed))
                     out.append(self.acr["index"][key].metric("acr_index", group=g,
                                                              seed=self.seed))
+            for key in sorted(k for k in self.worst if k[0] == scope and k[1] != "all"):
+                g = {"dataset": scope, "attack": key[1], "level": key[2]}
+                out.extend(self.worst[key].metrics(g, seed=self.seed))
+            if (scope, "all", "") in self.worst:
+                out.extend(self.worst[(scope, "all", "")].metrics(
+                    {"dataset": scope, "attack": "all", "level": ""}, seed=self.seed))
         return out

@@ -5,6 +5,10 @@ ScoreRequest, an HTTP request) and receives a ``Completion``; it returns its res
 (STYLE.md 10). The executor keeps a window of flows in progress, answers what the store
 already holds, batches the rest to the backend with bounded concurrency, and commits every
 successful answer as soon as it arrives, so a killed run loses nothing that completed.
+
+A flow may also yield a ``list`` of requests (one step of a search: all its candidates) and
+then receives the ``list`` of their completions, in order; each request of the list is
+deduplicated, cached and batched exactly like a single one.
 """
 
 from __future__ import annotations
@@ -72,6 +76,9 @@ class ExecStats:
 class _Waiting:
     gen: Flow
     tag: Any
+    #: the completions of a yielded list of requests, filled as they arrive
+    batch: list[Completion | None] | None = None
+    missing: int = 0
 
 
 class Executor:
@@ -116,7 +123,8 @@ class Executor:
         self, flows: Iterable[tuple[Any, Flow]], on_result: Callable[[Any, Any], None]
     ) -> ExecStats:
         source: Iterator[tuple[Any, Flow]] = iter(flows)
-        waiting: dict[str, list[_Waiting]] = {}
+        # Flows waiting on each request key, with the slot of a yielded list (None: single).
+        waiting: dict[str, list[tuple[_Waiting, int | None]]] = {}
         requests: dict[str, Any] = {}
         in_flight: dict[asyncio.Task[list[Completion]], list[str]] = {}
         queued: list[str] = []
@@ -124,7 +132,22 @@ class Executor:
         exhausted = False
         identity = self.backend.identity
 
-        def advance(w: _Waiting, value: Completion | None) -> None:
+        def lookup(req: Any) -> tuple[str, Completion | None]:
+            key: str = req.key(identity)
+            seen = int(key[:16], 16)
+            if seen not in self._seen:
+                self._seen.add(seen)
+                self.stats.requests_total += 1
+            return key, self._memo.get(key)
+
+        def wait(w: _Waiting, key: str, req: Any, slot: int | None) -> None:
+            if key not in waiting:
+                waiting[key] = []
+                requests[key] = req
+                queued.append(key)
+            waiting[key].append((w, slot))
+
+        def advance(w: _Waiting, value: Any) -> None:
             """Step a flow until it needs an unanswered request or finishes."""
             nonlocal active
             while True:
@@ -135,26 +158,40 @@ class Executor:
                     self.stats.flows_done += 1
                     on_result(w.tag, stop.value)
                     return
-                key = req.key(identity)
-                seen = int(key[:16], 16)
-                if seen not in self._seen:
-                    self._seen.add(seen)
-                    self.stats.requests_total += 1
-                known = self._memo.get(key)
+                if isinstance(req, list):
+                    slots: list[Completion | None] = []
+                    unanswered = []
+                    for j, one in enumerate(req):
+                        key, known = lookup(one)
+                        slots.append(known)
+                        if known is None:
+                            unanswered.append((key, one, j))
+                    if not unanswered:
+                        value = slots
+                        continue
+                    w.batch, w.missing = slots, len(unanswered)
+                    for key, one, j in unanswered:
+                        wait(w, key, one, j)
+                    return
+                key, known = lookup(req)
                 if known is not None:
                     value = known
                     continue
-                if key not in waiting:
-                    waiting[key] = []
-                    requests[key] = req
-                    queued.append(key)
-                waiting[key].append(w)
+                wait(w, key, req, None)
                 return
 
         def deliver(key: str, completion: Completion) -> None:
             requests.pop(key, None)
-            for w in waiting.pop(key, []):
-                advance(w, completion)
+            for w, slot in waiting.pop(key, []):
+                if slot is None:
+                    advance(w, completion)
+                    continue
+                assert w.batch is not None
+                w.batch[slot] = completion
+                w.missing -= 1
+                if w.missing == 0:
+                    done, w.batch = w.batch, None
+                    advance(w, done)
 
         try:
             while True:

@@ -71,7 +71,7 @@ def _ask(suite: Suite, system: Any, executor: Executor, sink: ResultSink | None)
         nonlocal n_cases
         for i, case in enumerate(suite.cases()):
             n_cases = i + 1
-            yield (i, case), system.flow(case.query)
+            yield (i, case), suite.flow(case, system)
 
     def on_result(tag: tuple[int, Case], responses: Any) -> None:
         index, case = tag

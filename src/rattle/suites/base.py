@@ -7,7 +7,10 @@ The runner calls exactly these hooks, in this order, and nothing else:
    through ``flows``, so through the store);
 2. ``count()`` — the number of cases, for the progress bar (None when unknown);
 3. ``cases()`` — the cases, lazily;
-4. ``records(case, responses)`` — judged records of one answered case;
+   ``flow(case, system)`` — the flow that answers a case (default: the system's flow for its
+   query; a search attack drives the system itself, many queries per case);
+4. ``records(case, responses)`` — judged records of one answered case (``responses`` is what
+   ``flow`` returned);
 5. ``metric_stream()`` / ``metric_fields()`` — how metrics see records while they stream
    (a running accumulator, or the fields to keep of each record);
 6. ``needs_rejudge()`` / ``rejudge(records, flows)`` — judging that needs its own model,
@@ -27,10 +30,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from rattle.flows import FlowRunner
+from rattle.flows import Flow, FlowRunner
 from rattle.items import Judgement, Query, Response, Variant
 from rattle.metrics.core import MetricValue
 from rattle.records import Record
+from rattle.systems import System
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,10 @@ class Suite:
     def cases(self) -> Iterator[Case]:
         """The cases to ask, lazily and in a fixed order."""
         raise NotImplementedError
+
+    def flow(self, case: Case, system: System) -> Flow:
+        """The flow that answers ``case``: the system's flow for its query (default)."""
+        return system.flow(case.query)
 
     def records(self, case: Case, responses: tuple[Response, ...]) -> list[Record]:
         """Judged records of one answered case."""
@@ -149,6 +157,9 @@ class CompositeSuite(Suite):
     def cases(self) -> Iterator[Case]:
         for p in self._parts:
             yield from p.cases()
+
+    def flow(self, case: Case, system: System) -> Flow:
+        return self._by_part[case.part].flow(case, system)
 
     def records(self, case: Case, responses: tuple[Response, ...]) -> list[Record]:
         return self._by_part[case.part].records(case, responses)
