@@ -8,7 +8,8 @@ with rattle's default system prompt, greedy, ``--max-tokens`` tokens at most.
 - direct@P: one ``xllamacpp.Server`` with P slots and P threads calling
   ``handle_chat_completions`` (the engine batches the concurrent requests).
 - rattle@P: ``embedded?n_parallel=P`` through the executor and a fresh store (nothing cached),
-  as ``rattle run`` drives it.
+  as ``rattle run`` drives it: one slot is the reproducible mode (no prompt cache), several
+  slots turn the prompt cache on; rattle@1+cache is one slot with the cache.
 - llama-cpp-python (when installed): one ``Llama`` answering the prompts in order, as
   rattle's embedded model did before it moved to xllamacpp.
 
@@ -51,17 +52,20 @@ def prompts(max_tokens: int) -> list[ChatRequest]:
     return out
 
 
-def body(r: ChatRequest) -> dict[str, Any]:
+def body(r: ChatRequest, cache: bool) -> dict[str, Any]:
     """What rattle's model sends for a greedy request."""
     p = r.params
     return {"messages": [{"role": m.role, "content": m.content} for m in r.messages],
             "max_tokens": p.max_tokens, "temperature": p.temperature, "top_p": p.top_p,
-            "top_k": 1, "seed": p.seed, "cache_prompt": True}
+            "top_k": 1, "seed": p.seed, "cache_prompt": cache}
 
 
 def direct_server(slots: int, threads: int, n_ctx: int) -> Callable[[list[ChatRequest]], int]:
-    """xllamacpp driven directly with the settings rattle uses (flash attention off on CPU)."""
+    """xllamacpp driven directly with the settings rattle uses: flash attention off on CPU,
+    the prompt cache on with several slots and off with one (rattle's reproducible mode)."""
     import xllamacpp as xlc
+
+    cache = slots > 1
 
     p = xlc.CommonParams()
     p.model.path = str(embedded_gguf_path())
@@ -71,20 +75,22 @@ def direct_server(slots: int, threads: int, n_ctx: int) -> Callable[[list[ChatRe
     p.cpuparams.n_threads = p.cpuparams_batch.n_threads = threads
     p.n_gpu_layers = 0
     p.flash_attn_type = xlc.llama_flash_attn_type.LLAMA_FLASH_ATTN_TYPE_DISABLED
-    p.cache_ram_mib = 512
+    p.cache_prompt = cache
+    p.cache_ram_mib = 512 if cache else 0
     p.verbosity = -1
     server = xlc.Server(p)
     pool = ThreadPoolExecutor(max_workers=slots)
 
     def run(reqs: list[ChatRequest]) -> int:
-        outs = list(pool.map(lambda r: server.handle_chat_completions(body(r)), reqs))
+        outs = list(pool.map(lambda r: server.handle_chat_completions(body(r, cache)), reqs))
         return sum(int(o["usage"]["completion_tokens"]) for o in outs)
 
     return run
 
 
-def rattle_model(slots: int, threads: int, n_ctx: int) -> Callable[[list[ChatRequest]], int]:
-    model = load_model(f"embedded?n_threads={threads}&n_parallel={slots}&n_ctx={n_ctx}")
+def rattle_model(slots: int, threads: int, n_ctx: int,
+                 extra: str = "") -> Callable[[list[ChatRequest]], int]:
+    model = load_model(f"embedded?n_threads={threads}&n_parallel={slots}&n_ctx={n_ctx}{extra}")
     model.server  # type: ignore[attr-defined]  # noqa: B018  (loads the weights untimed)
 
     def flow(r: ChatRequest) -> Generator[ChatRequest, Completion, Completion]:
@@ -147,6 +153,9 @@ def main() -> None:
     for p in slots:
         configs[f"direct@{p}"] = direct_server(p, args.threads, args.n_ctx)
         configs[f"rattle@{p}"] = rattle_model(p, args.threads, args.n_ctx)
+        if p == 1:  # one slot with the prompt cache: the cache's share of the gains
+            configs["rattle@1+cache"] = rattle_model(1, args.threads, args.n_ctx,
+                                                     "&cache_prompt=1")
     reference = None if args.no_reference else llama_cpp_python(args.threads, args.n_ctx)
     if reference is not None:
         configs["llama-cpp-python"] = reference
@@ -177,7 +186,10 @@ def main() -> None:
                   f"{rate[f'rattle@{p}'] / rate['llama-cpp-python']:.2f}")
     base = rate[f"rattle@{slots[0]}"]
     curve = "  ".join(f"{p}: {rate[f'rattle@{p}'] / base:.2f}" for p in slots)
-    print(f"SCALING rattle@P / rattle@{slots[0]}  {curve}")
+    print(f"RATIO embedded_slot_scaling rattle@P / rattle@{slots[0]}  {curve}")
+    if "rattle@1+cache" in rate:
+        print(f"RATIO embedded_prompt_cache rattle@1+cache / rattle@1 "
+              f"{rate['rattle@1+cache'] / rate['rattle@1']:.2f}")
 
 
 if __name__ == "__main__":
