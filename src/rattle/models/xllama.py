@@ -4,11 +4,11 @@ One ``xllamacpp.Server`` per model, with ``n_parallel`` slots (default: the exec
 concurrency, 1 unless ``--concurrency`` says more): the executor keeps ``concurrency``
 single-request calls in flight (``batch_size`` 1), each on its own worker thread (the engine
 releases the GIL), so llama.cpp batches the concurrent requests continuously, one decode step
-for every busy slot. With several slots the prompt cache is on too: each slot keeps the KV
-cache of its last prompt and the engine picks the slot whose cache shares the longest prefix
-with a new prompt, so prompts that repeat an instruction or a passage are evaluated only past
-the shared part. One slot without the cache (the default) is the reproducible mode: the same
-answers, bit for bit, in every run and after a resume.
+for every busy slot. The prompt cache is on: each slot keeps the KV cache of its last prompt
+and the engine picks the slot whose cache shares the longest prefix with a new prompt, so
+prompts that repeat an instruction or a passage are evaluated only past the shared part.
+``cache_prompt=0`` turns it off: every answer is then computed from an empty slot, bit-identical
+whatever was asked before (slower; docs/engine.md).
 
 Log-likelihood scoring: llama.cpp's server returns log-probabilities for generated tokens
 only (no prompt log-probabilities, no ``echo``). A continuation is therefore scored by
@@ -40,11 +40,10 @@ from rattle.models.base import ChatRequest, Completion, ScoreRequest, request_id
 log = logging.getLogger(__name__)
 
 ENGINE = "xllamacpp"
-#: Slots when neither ``n_parallel`` nor ``--concurrency`` is given. One slot without the
-#: prompt cache is the reproducible mode: llama.cpp's CPU kernels round differently for
-#: different batch shapes (a prompt partly cached, other sequences in the same decode step),
-#: enough to flip a greedy near-tie, so only this mode gives bit-identical answers in every
-#: run and after a resume (docs/engine.md).
+#: Slots when neither ``n_parallel`` nor ``--concurrency`` is given. llama.cpp's CPU kernels
+#: round differently for different batch shapes (other sequences in the same decode step, a
+#: prompt partly cached), enough to flip a rare greedy near-tie; one slot keeps a run's
+#: requests in one deterministic order, so a repeated run is bit-identical (docs/engine.md).
 DEFAULT_PARALLEL = 1
 #: Host-memory prompt cache: slot states kept for reuse by later prompts. llama.cpp's own
 #: default is 8 GiB; a small model's states are a few MB each.
@@ -134,9 +133,9 @@ class LlamaServerModel:
 
     @property
     def cache_prompt(self) -> bool:
-        """Reuse cached prompt prefixes: on with several slots (the fast mode), off with one
-        (the reproducible mode), unless the ``cache_prompt`` option says otherwise."""
-        return self.n_parallel > 1 if self._cache_prompt is None else self._cache_prompt
+        """Reuse cached prompt prefixes when generating (on unless the option turns it off;
+        off, every answer is bit-identical whatever was asked before it)."""
+        return True if self._cache_prompt is None else self._cache_prompt
 
     # -- the engine ---------------------------------------------------------------------------
     def _params(self, slots: int) -> Any:
@@ -281,7 +280,9 @@ class LlamaServerModel:
             "top_k": 1,
             "logprobs": True,
             "top_logprobs": top,
-            "cache_prompt": self.cache_prompt,
+            # Every option from an empty slot: the same computation for each, whatever was
+            # asked before (a cached prompt moves log-probabilities by up to 0.14 nats).
+            "cache_prompt": False,
             "grammar": "root ::= " + " ".join(f"<[{t}]>" for t in tokens),
         }
         out = self._chat(body)
@@ -314,7 +315,7 @@ class LlamaServerModel:
             "top_k": 1,
             "logprobs": True,
             "top_logprobs": TOP_LOGPROBS,
-            "cache_prompt": self.cache_prompt,
+            "cache_prompt": False,
             "grammar": "root ::= " + " | ".join(f"<[{t}]>" for t in body_tokens),
         }
         out = self._chat(body)
