@@ -8,8 +8,8 @@ with rattle's default system prompt, greedy, ``--max-tokens`` tokens at most.
 - direct@P: one ``xllamacpp.Server`` with P slots and P threads calling
   ``handle_chat_completions`` (the engine batches the concurrent requests).
 - rattle@P: ``embedded?n_parallel=P`` through the executor and a fresh store (nothing cached),
-  as ``rattle run`` drives it: one slot is the reproducible mode (no prompt cache), several
-  slots turn the prompt cache on; rattle@1+cache is one slot with the cache.
+  as ``rattle run`` drives it (prompt cache on, the default); rattle@1-cache is one slot
+  with ``cache_prompt=0`` (every prompt evaluated whole: order-independent answers).
 - llama-cpp-python (when installed): one ``Llama`` answering the prompts in order, as
   rattle's embedded model did before it moved to xllamacpp.
 
@@ -62,10 +62,10 @@ def body(r: ChatRequest, cache: bool) -> dict[str, Any]:
 
 def direct_server(slots: int, threads: int, n_ctx: int) -> Callable[[list[ChatRequest]], int]:
     """xllamacpp driven directly with the settings rattle uses: flash attention off on CPU,
-    the prompt cache on with several slots and off with one (rattle's reproducible mode)."""
+    the prompt cache on."""
     import xllamacpp as xlc
 
-    cache = slots > 1
+    cache = True
 
     p = xlc.CommonParams()
     p.model.path = str(embedded_gguf_path())
@@ -153,9 +153,9 @@ def main() -> None:
     for p in slots:
         configs[f"direct@{p}"] = direct_server(p, args.threads, args.n_ctx)
         configs[f"rattle@{p}"] = rattle_model(p, args.threads, args.n_ctx)
-        if p == 1:  # one slot with the prompt cache: the cache's share of the gains
-            configs["rattle@1+cache"] = rattle_model(1, args.threads, args.n_ctx,
-                                                     "&cache_prompt=1")
+        if p == 1:  # one slot without the prompt cache: what the cache is worth
+            configs["rattle@1-cache"] = rattle_model(1, args.threads, args.n_ctx,
+                                                     "&cache_prompt=0")
     reference = None if args.no_reference else llama_cpp_python(args.threads, args.n_ctx)
     if reference is not None:
         configs["llama-cpp-python"] = reference
@@ -187,9 +187,9 @@ def main() -> None:
     base = rate[f"rattle@{slots[0]}"]
     curve = "  ".join(f"{p}: {rate[f'rattle@{p}'] / base:.2f}" for p in slots)
     print(f"RATIO embedded_slot_scaling rattle@P / rattle@{slots[0]}  {curve}")
-    if "rattle@1+cache" in rate:
-        print(f"RATIO embedded_prompt_cache rattle@1+cache / rattle@1 "
-              f"{rate['rattle@1+cache'] / rate['rattle@1']:.2f}")
+    if "rattle@1-cache" in rate:
+        print(f"RATIO embedded_prompt_cache rattle@1 / rattle@1-cache "
+              f"{rate['rattle@1'] / rate['rattle@1-cache']:.2f}")
 
 
 if __name__ == "__main__":

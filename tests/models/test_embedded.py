@@ -26,7 +26,7 @@ FRANCE = (SYSTEM, Message("user", "What is the capital of France?"))
 
 @pytest.fixture(scope="module")
 def model() -> Iterator[LlamaServerModel]:
-    """The default, reproducible mode: one slot, no prompt cache."""
+    """The default: one slot, the prompt cache on."""
     m = load_model("embedded?n_threads=2")
     assert isinstance(m, LlamaServerModel)
     yield m
@@ -108,8 +108,8 @@ def test_generates_greedy_and_reproducible(model: LlamaServerModel) -> None:
     # Without the prompt cache every answer is computed from an empty slot: any order gives
     # the same answers.
     exact = load_model("embedded?n_threads=2&cache_prompt=0")
-    a = [exact._complete(r) for r in reqs]  # type: ignore[attr-defined]
-    b = [exact._complete(r) for r in reversed(reqs)][::-1]  # type: ignore[attr-defined]
+    a = [exact._complete(r) for r in reqs[:4]]  # type: ignore[attr-defined]
+    b = [exact._complete(r) for r in reversed(reqs[:4])][::-1]  # type: ignore[attr-defined]
     assert [c.text for c in a] == [c.text for c in b]
     asyncio.run(exact.aclose())
 
