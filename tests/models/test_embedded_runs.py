@@ -28,29 +28,29 @@ def answers(out: Path) -> list[tuple[Any, ...]]:
 
 
 def test_quick_suite_same_answers_fresh_and_after_resume(tmp_path: Path) -> None:
-    quick = ("quick", "--limit", "2", "--model", "embedded?n_threads=2")
+    quick = ("quick", "--limit", "1", "--model", "embedded?n_threads=2")
     code, first = run(tmp_path, "first", *quick)
     assert code == 0
     metrics = json.loads((first / "metrics.json").read_text())["run"]
     assert "smollm2" in metrics["model"] and "xllamacpp" in metrics["model"]
-    assert metrics["requests_sent"] == metrics["requests_total"] == 35
+    assert metrics["requests_sent"] == metrics["requests_total"] == 18
     reference = answers(first)
-    assert len(reference) == 35 and any(r[2].strip() for r in reference)
+    assert len(reference) == 18 and any(r[2].strip() for r in reference)
 
     code, second = run(tmp_path, "second", *quick)
     assert code == 0 and answers(second) == reference
 
-    # Interrupted after 10 requests (exit 3), then resumed in the same workspace.
-    code, resumed = run(tmp_path, "resumed", *quick, "--max-requests", "10")
+    # Interrupted after 6 requests (exit 3), then resumed in the same workspace.
+    code, resumed = run(tmp_path, "resumed", *quick, "--max-requests", "6")
     assert code == 3 and not (resumed / "results.jsonl").exists()
     code, resumed = run(tmp_path, "resumed", *quick)
     assert code == 0
-    assert json.loads((resumed / "metrics.json").read_text())["run"]["requests_sent"] == 25
+    assert json.loads((resumed / "metrics.json").read_text())["run"]["requests_sent"] == 12
     assert answers(resumed) == reference
 
 
 def test_loglik_protocol_scores_options(tmp_path: Path) -> None:
-    args = ("rcc.robustness", "--limit", "2", "--param", "samples=1", "--param",
+    args = ("rcc.robustness", "--limit", "1", "--param", "samples=1", "--param",
             "protocol=loglik", "--model", "embedded?n_threads=2")
     code, out = run(tmp_path, "loglik", *args)
     assert code == 0
@@ -61,7 +61,3 @@ def test_loglik_protocol_scores_options(tmp_path: Path) -> None:
         assert all(s < 0 for s in scores)
         best = max(range(len(scores)), key=scores.__getitem__)
         assert r["response"] == f"({chr(65 + best)})"
-    code, again = run(tmp_path, "loglik-again", *args)
-    assert code == 0
-    assert [json.loads(x)["logprobs"] for x in (again / "results.jsonl").read_text().splitlines()] \
-        == [r["logprobs"] for r in records]
