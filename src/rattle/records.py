@@ -39,6 +39,7 @@ class Record(TypedDict, total=False):
     labels: dict[str, Any]
     judge: str
     tokens: list[int]
+    logprobs: list[float]  # protocol=loglik: each displayed option's log-likelihood
     # Suite fields: the answer read from the reply and the gold answer (an option index and
     # letter for RCC, texts for QA), the chosen display position
     answer: Any

@@ -198,7 +198,7 @@ def base_record(case: Case, sub: int, question: str, response: Response,
                 judgement: Judgement) -> Record:
     """The fields every record has; suites add their own."""
     v = case.variant
-    return {
+    record: Record = {
         "case_id": case.id,
         "part": case.part,
         "item_id": v.parent_id,
@@ -223,3 +223,6 @@ def base_record(case: Case, sub: int, question: str, response: Response,
         "judge": judgement.judge,
         "tokens": [response.usage.prompt_tokens, response.usage.completion_tokens],
     }
+    if response.logprobs:  # protocol=loglik: the scores the choice was read from
+        record["logprobs"] = list(response.logprobs)
+    return record
