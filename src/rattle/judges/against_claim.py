@@ -104,6 +104,8 @@ def _replaces_value(text: str, claim: str) -> bool:
             sides = [(i - 1, j - 1), (i + k, j + k)]
             if j + k + 1 < len(mine) and mine[j + k] in ("is", "was", "are", "were"):
                 sides.append((i - 1, j + k + 1))  # "… the capital of the USA is Washington"
+            if i >= 2 and j >= 2 and low[i - 2] == mine[j - 1] and low[i - 2] in _COPULAS:
+                sides.append((i - 1, j - 2))  # "Canberra is the capital" for "Is Sydney the capital"
             for a, b in sides:
                 if 0 <= a < len(said) and 0 <= b < len(words) and low[a] != mine[b] and _named(
                         said[a]) and _named(words[b]) and low[a] not in mine:
@@ -121,6 +123,7 @@ def _negated(words: list[str]) -> list[int]:
 
 
 _NEGATORS = frozenset({"not", "no", "never", "neither", "nor", "isn't", "aren't", "wasn't", "weren't"})
+_COPULAS = frozenset({"is", "was", "are", "were"})
 _PREPOSITIONS = frozenset({"in", "on", "at", "from", "by", "of", "near"})
 
 

@@ -77,8 +77,8 @@ def extract_choice(reply: str, displayed: list[str], *, question: str = "") -> C
     text = prepare(reply or "")
     if not text or not options:
         return Choice(None, "empty")
-    if unfinished_reasoning(reply) and signals.cut_off(text):
-        return Choice(None, "unfinished")
+    if unfinished_reasoning(reply) and (signals.cut_off(text) or not re.search(r"[.!?)\]*]\W*$", text)):
+        return Choice(None, "unfinished")  # stopped while still thinking
     text = _without_prompt(first_item(text), normalise(question), options)
     if not text:
         return Choice(None, "echo-options")
@@ -104,17 +104,17 @@ _OPEN_CHOICE = frozenset({"hedge", "ambiguous", "none-fits", "refusal"})
 
 def _without_prompt(text: str, question: str, options: list[str]) -> str:
     """A reply that opens by repeating the prompt (the question, then every option one per
-    line) is read from what follows the repetition."""
+    line; or every option alone) is read from what follows the repetition."""
     words = re.findall(r"\S+", question)
     m = re.match(r"\s*" + r"\s+".join(map(re.escape, words)) + r"\s*", text, re.I) if words else None
-    if m is None:
-        return text
-    lines = text[m.end():].split("\n")
+    lines = text[m.end() if m else 0:].split("\n")
     listed = 0
     while listed < min(len(lines), len(options)) and re.match(
             r"\s*[(\[]?" + LETTERS[listed] + r"[)\].:]", lines[listed]) and letters.only_letter(
             lines[listed], options) == listed:
         listed += 1
+    if m is None and listed < len(options):
+        return text
     return "\n".join(lines[listed if listed == len(options) else 0:]).strip()
 
 
@@ -128,14 +128,18 @@ def _pick(hits: list[Hit]) -> Hit | None:
 # Rules that read a letter: the letter must agree with what the reply says beside it.
 _LETTER_RULES = frozenset({"only", "final", "label", "boxed", "answer-is", "correct-option",
                            "choose", "so", "my-pick", "believe", "it-is", "letter-is", "bold",
-                           "json", "last-line", "conclusion", "mention", "lone-letter"})
+                           "json", "last-line", "conclusion", "mention", "lone-letter", "colon",
+                           "arrow"})
 
 
 def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Choice:
-    text = re.sub(r"(?<![\w'])['\"]([A-Za-z])['\"](?![\w'])", r"(\1)", text)  # 'B' -> (B)
+    text = re.sub(r"(?<![\w'])['\"]([A-Za-z])['\"](?![\w'])",  # 'B' -> (B), not the option "a"
+                  lambda m: m.group(0) if m.group(1) in letters.as_text(options) else f"({m.group(1)})",
+                  text)
     text = letters.ordinal_letters(text, len(options), numeric=kind == "numeric")
     qa = re.match(r"A:\s+(\S.*)", text, re.S)  # "A: The capital is Canberra" (Q/A style prefix)
-    if qa and not re.match(re.escape(options[0].strip()) + r"(?!\w)", qa.group(1), re.I):
+    if qa and not re.match(re.escape(options[0].strip()) + r"(?!\w)", qa.group(1), re.I) and not \
+            re.search(r"(?m)^\s*[B-Z]\s*:", text):  # "A: ✗\nB: ✓" is a table of the options
         text = qa.group(1)
     values = numbers.numeric_options(options) if kind == "numeric" else None
 
@@ -145,6 +149,9 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
             return Choice(None, "conflicting")
         if kind == "yesno" and crosscheck.opens_otherwise(text, index, options):
             return Choice(None, "conflicting")  # "Yes, sharks are mammals. Answer: False"
+        if kind == "yesno" and how in _LETTER_RULES and yesno.prose_verdict(
+                _before_statement(text, start), options, question) not in (None, index):
+            return Choice(None, "conflicting")  # "… so the statement is right. Answer: A (False)"
         if how in _LETTER_RULES and values is not None and any(  # "C. 4 … A triangle has 3 sides"
                 h.index != index for h in _restated_values(text, values, question, counts=True)):
             return Choice(None, "conflicting")
@@ -161,7 +168,15 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
         hits += yesno.polar_statements(text, options)
     hits += _text_statements(text, options, values)
     hit = _pick(sorted(hits, key=lambda h: h.start))
+    if hit is not None and hit.tier > 1 and letters.letter_run(text, options):
+        return Choice(None, "echo-options")  # "A B C D chloro mito A A nucleus … B? D"
+    if hit is not None and hit.tier > 1 and signals.word_salad(text):
+        return Choice(None, "cut-off")  # "Egypt Egypt … the the answer answer B"
     if hit is not None:
+        if signals.cut_off(text) and re.match(r"[(\[]?\w[)\]]?\s+(?:is|are|was|were|would|could|might|"
+                                              r"seems?|looks?|has|can)\b(?:\s+\w+){0,2}\W*$",
+                                              text[hit.start:]):
+            return Choice(None, "cut-off")  # "…, so C is": stopped before it said what C is
         if hit.ambiguous:
             return Choice(None, "ambiguous")
         if hit.index < 0:
@@ -174,7 +189,7 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     if letters.option_lines(text, options) or (values is None and options_in_a_row(text, options)):
         return Choice(None, "echo-options")
     if kind != "yesno":  # no explicit statement: a reply that leaves the choice open
-        if signals.none_fits(text):
+        if signals.none_fits(text) and not any(re.match(r"\W*none\b", o, re.I) for o in options):
             return Choice(None, "none-fits")
         if signals.undecided(text):
             return Choice(None, "hedge")
@@ -198,6 +213,8 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     lone = letters.lone_letter(text, options)
     if lone is not None and polarity.HEDGE.search(text):
         return Choice(None, "hedge")  # "Not sure, maybe B?"
+    if lone is not None and signals.word_salad(text):
+        return Choice(None, "cut-off")  # "Egypt Egypt … the the answer answer )( ..B A"
     if lone is not None:
         spot = next((m.start() for m in re.finditer(letters.TOKEN, text)
                      if letters.token_index(text, m, options) == lone), 0)
@@ -207,7 +224,7 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
             return Choice(None, "cut-off")
         return Choice(*yesno.yes_no(text, options, question))
     if chopped:
-        return Choice(None, "cut-off")
+        return _loop(text, options, values)
     got = _last_value(text, values) if values is not None else Choice(None, "unparsed")
     if got.index is None and got.how == "unparsed":
         if all(s.rstrip(" *_\"'").endswith("?") for _, s in sentences(text)):
@@ -217,6 +234,29 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     if got.index is not None and (signals.unsure(text) or signals.second_guess(text)):
         return Choice(None, "hedge")  # "= 63. Hmm, or is it 73? I think 63 but I'm not sure."
     return got
+
+
+def _before_statement(text: str, start: int) -> str:
+    """The reply's words before the statement of a letter at ``start`` ("… is right. Answer:
+    A" -> "… is right.")."""
+    head = text[:start]
+    label = re.search(r"(?:\b(?:final\s+)?(?:answer|option|choice)\b[\s*_]*(?:is)?[\s*_:=\-]*|[\u2192=>-]+\s*|"
+                      r"[(\[*\s]+)$", head, re.I)
+    return head[:label.start()] if label else head
+
+
+def _loop(text: str, options: list[str], values: list[numbers.Value | None] | None) -> Choice:
+    """A reply cut off or looping is unmeasured, unless it loops on one statement that names
+    one option only ("The capital of France is Paris. … The capital of France is Paris. The
+    capital of"): every finished sentence that names an option names that one."""
+    finished = text[:max(text.rfind("."), text.rfind("!"), text.rfind("?")) + 1]
+    said = [s.lower() for _, s in sentences(finished)]
+    looped = " ".join(s for s in said if said.count(s) >= 2)
+    if values is None and looped and signals.degenerate(text):
+        index, how = choose_text(finished, options)
+        if how == "text" and index is not None and choose_text(looped, options)[0] == index:
+            return Choice(index, "loop")
+    return Choice(None, "cut-off")
 
 
 def _text_statements(text: str, options: list[str],

@@ -48,6 +48,9 @@ def verdict(reply: str, *, claim: str = "") -> bool | None:
     if not text or (unfinished_reasoning(reply) and signals.cut_off(text)):
         return None
     revised = after_revision(text)
+    if revised is not None and retracts(text) and polarity.opener(revised) != "yes" and _verdict(
+            text[:len(text) - len(revised)]) is True:
+        return False  # "Yes — … Actually, no. That was true until 2015, but …": the no decides
     if revised is not None:
         found = _verdict(revised)
         if found is None and claim:  # "… Actually no, 1928 is right."
@@ -107,6 +110,7 @@ def _verdict(text: str) -> bool | None:
         found = polarity.opener(value)
         if found in ("yes", "no", "partial"):
             return found == "yes"
+    hedged = False
     for start, sentence in sentences(text):
         offset = start
         for clause in re.split(r"(?<=[,;:\u2014\u2013\uff0c])|(?=\bbut\b)|(?=\s-\s)", sentence):
@@ -116,9 +120,12 @@ def _verdict(text: str) -> bool | None:
             if rest is not None:  # "True that she won, but …": the rest decides, else partial
                 return _verdict(rest) is True
             found = polarity.opener(clause)
+            hedged = hedged or found in ("hedge", "refusal")
             from_statement = found is None
             if found is None:
                 found = polarity.statement(clause)
+            elif found in ("yes", "no"):  # "No, there's nothing wrong with it": the error decides
+                found = polarity.error_framed(sentence[offset - start + len(clause):]) or found
             if found in ("no", "partial"):
                 return False
             if found == "yes":
@@ -128,7 +135,7 @@ def _verdict(text: str) -> bool | None:
             offset += len(clause)
         if polarity.PART_STMT.search(sentence):
             return False
-    if polarity.error_stated(text):
+    if polarity.error_stated(text) and not hedged:  # "I'm not sure … a wrong date" flags none
         return False
     return None
 

@@ -206,9 +206,17 @@ def answer_value(text: str) -> Value | None:
     return None
 
 
+def asked(question: str) -> set[str]:
+    """The single-letter unknowns a question explicitly asks for ("What is x?", "Solve for
+    x", "find the value of y")."""
+    return set(re.findall(r"\b(?:solve\s+for|value\s+of|find|what\s+is|what's)\s+([a-z])"
+                          r"(?=\s*(?:[?.,;:]|$|\s+(?:if|when|given|in|such|so)\b))", question, re.I))
+
+
 def unknowns(question: str) -> set[str]:
     """The single-letter unknowns a question asks for ("Solve for x", "2x + 6 = 20")."""
-    found = re.findall(r"\b(?:solve\s+for|value\s+of|find|for)\s+([a-z])\b", question, re.I)
+    found: list[str | tuple[str, str]] = list(asked(question))
+    found += re.findall(r"\bfor\s+([a-z])\b", question, re.I)
     found += re.findall(r"(?<![A-Za-z])([a-z])(?=\s*(?:[=\u00b2^]|[+\-]\s*\d))|\d([a-z])\b",
                         question)
     out: set[str] = set()

@@ -41,10 +41,14 @@ class TextHit:
     start: int
     end: int
     negated: bool
+    quoted: bool = False
 
 
 _MATH = re.compile(r"[\u221a\u03c0^\u00d7\u00f7*+=<>]|\d\s*/\s*\d|\d[a-z]\b", re.I)
 _SEP = r"(?:[^\w.!?\n]|\.(?=\w))*"  # between an option's words ("p.m." keeps its dots)
+# ... and at most one copula or article the reply adds: "prices are set by supply and demand"
+# restates the option "Prices set by supply and demand"
+_GAP = _SEP + r"(?:(?<!\w)(?:is|are|was|were|be|been|being|the|an?)\b" + _SEP + r")?"
 
 
 def option_pattern(option: str) -> re.Pattern[str] | None:
@@ -55,8 +59,12 @@ def option_pattern(option: str) -> re.Pattern[str] | None:
     if _MATH.search(option):
         body = r"\s*".join(re.escape(part) for part in re.findall(r"\S", option))
         return re.compile(r"(?<![\w\u221a^/.])" + body + r"(?![\w\u221a^/])", re.I)
-    if re.fullmatch(r"[A-Z]", option):
-        return re.compile(r"(?<![\w'])" + option + r"(?=\s*(?:[.!?,;]|$))")
+    if re.fullmatch(r"[A-Za-z]", option):  # case-sensitive: the article "a", the pronoun "I"
+        alts = [r"(?<=[\"'])(?<!\w[\"'])" + option + r"(?=[\"'](?!\w))"]  # 'The pronoun is "I".'
+        if option.isupper():  # "The numeral is I.", "A is the highest grade."
+            alts += [r"(?<![\w'])" + option + r"(?=\s*(?:[.!?,;]|$))",
+                     r"(?<![\w'\"])" + option + r"(?=\s+(?:is|was|would\s+be)\s+(?:the|an?)\s)"]
+        return re.compile("|".join(alts))
     return _pattern(option)
 
 
@@ -64,7 +72,7 @@ def _pattern(option: str) -> re.Pattern[str] | None:
     words = re.findall(r"\d+(?:[.,/]\d+)*|[^\W\d_]+|\d+", option.lower())
     if not words or (len(words) == 1 and len(words[0]) < 2):
         return None
-    body = _SEP.join(re.escape(w) for w in words[:-1])
+    body = _GAP.join(re.escape(w) for w in words[:-1])
     last = words[-1]
     if last.isalpha() and len(last) > 2:  # plurals: "Dolphins are mammals", "afraid of wolves"
         forms = [re.escape(last) + r"(?:e?s)?"]
@@ -77,7 +85,7 @@ def _pattern(option: str) -> re.Pattern[str] | None:
         tail = "(?:" + "|".join(forms) + ")"
     else:
         tail = re.escape(last)
-    body = (body + _SEP if body else "") + tail
+    body = (body + _GAP if body else "") + tail
     return re.compile(r"(?<!\w)" + body + r"(?!\w)", re.I)
 
 
@@ -106,7 +114,8 @@ def occurrences(text: str, options: list[str], skip: frozenset[int] = frozenset(
             found += [(i, m.start(), m.end()) for m in short.finditer(text)]
     kept = [(i, s, e) for i, s, e in set(found)
             if not any(s2 <= s and e <= e2 and (e2 - s2) > (e - s) for _, s2, e2 in found)]
-    return [TextHit(i, s, e, negated_before(text, s) or negated_after(text, e))
+    return [TextHit(i, s, e, negated_before(text, s) or negated_after(text, e),
+                    text[s - 1:s] in "\"'" and s > 0 and text[e:e + 1] in ("\"", "'"))
             for i, s, e in sorted(kept, key=lambda h: h[1])]
 
 
@@ -121,6 +130,8 @@ def choose_text(text: str, options: list[str], skip: frozenset[int] = frozenset(
             return negated.pop(), "text-negative"
     if not positive:
         return None, "unparsed"
+    if any(h.quoted for h in positive):  # 'The word we want is "a".': the quoted term is named
+        positive = [h for h in positive if h.quoted]
     cued = [h for h in positive if any(m.end() <= h.start <= m.end() + 2
                                        for m in _CUE.finditer(text[:h.start + 1]))]
     if cued:

@@ -30,7 +30,7 @@ _FILLER = re.compile(r"^(?:[\s\W]|\b(?:well|hmm+|ok(?:ay)?|so|great question|goo
                      r"let me (?:check|think|see)|sure|alright|verdict|answer|final answer|"
                      r"response|short answer|in short|overall|generally|basically|technically|"
                      r"actually|honestly|then|therefore|thus|hence|and|but|however|"
-                     r"correct\s+me\s+if\s+(?:i'?m|i\s+am)\s+wrong|uh+|um+|er+m?|ah+|lol|haha|lmao|"
+                     r"correct\s+me\s+if\s+(?:i'?m|i\s+am)\s+wrong|uh+|um+|er+m?|ah+|oh+|ooh|lol|haha|lmao|"
                      r"essentially|roughly|approximately|more\s+or\s+less|broadly|surprisingly|"
                      r"interestingly|counterintuitively|strangely|believe\s+it\s+or\s+not|"
                      r"funnily\s+enough|slightly)\b)+", re.I)
@@ -76,7 +76,8 @@ _FALSE = (r"(?:false|incorrect|wrong|inaccurate|untrue|invalid|mistaken|misleadi
           r"expression)|an?\s+(?:myth|misconception|exaggeration|error|inaccuracy))")
 _LIKELY = r"(?:(?:probably|likely|most\s+likely|definitely|clearly|certainly)\s+)?"
 _SUBJ = (r"(?:the\s+(?:statement|claim|assertion|sentence|premise|answer|information|fact)"
-         r"(?:\s+that\s+[^.!?]{1,150}?|\s*\"[^\"]{1,200}\"|\s*'[^']{1,200}')?|"
+         r"(?:\s+that\s+[^.!?]{1,150}?|\s*\"[^\"]{1,200}\"|\s*'[^']{1,200}')?"
+         r"(?:,?\s+(?:as\s+(?:given|stated|written|phrased|worded|posed)|here|itself|above),?)?|"
          r"this(?:\s+(?:statement|claim|one))?|that(?:\s+(?:statement|claim|one))?|it|which)")
 _COP = r"(?:'s|\s+is|\s+are|\s+was|\s+seems(?:\s+to\s+be)?|\s+appears(?:\s+to\s+be)?|\s+sounds)"
 _ADV = (r"(?:\s+(?:completely|entirely|totally|simply|actually|definitely|therefore|thus|also|"
@@ -91,8 +92,10 @@ _PARTIAL = re.compile(
     r"^(?:right|correct|accurate|true)\s+" + r"(?:year|date|time|name|place|location|number|figure|"
     r"person|people|city|country|team|month|day|century|decade|era|period|author|inventor|"
     r"winner|idea|gist|part|amount|event|sport|company|field)s?\b", re.I)
-# Both verdicts at once ("Yes No", "Yes/No", "Yes or no"): an echo of the instruction.
-_BOTH = re.compile(r"^(?:yes\W*(?:or\s+|/\s*)?no|no\W*(?:or\s+|/\s*)?yes)\b", re.I)
+# Both verdicts at once ("Yes No", "Yes/No", "Yes or no": an echo of the instruction; "true for
+# some and false for others").
+_BOTH = re.compile(r"^(?:yes\W*(?:or\s+|/\s*)?no|no\W*(?:or\s+|/\s*)?yes|(?:true|yes|right)\s+(?:for|in)\s+"
+                   r"(?:some|part|certain)\b[^.!?]*\b(?:false|no|wrong)\s+(?:for|in)\b)\b", re.I)
 # After a verdict on part of the claim: the reply declines to confirm the rest.
 UNSURE_AFTER = re.compile(
     r"\b(?:but|however|though|although|yet)\b[^.!?]{0,80}?(?:\b(?:need|have)\s+to\s+(?:double-?)?"
@@ -318,6 +321,29 @@ def statement(clause: str) -> Polarity | None:
         return "no"
     if _YES_STMT.search(text):
         return "yes"
+    return None
+
+
+# Whether the statement has an error ("there's nothing wrong with it", "it contains a
+# mistake"): a yes or no that opens such a sentence answers that, not the claim.
+_NO_ERROR = re.compile(r"^\W*(?:there(?:'s|\s+is|\s+are)|i\s+(?:see|find))\s+(?:no|nothing)\s+(?:\w+\s+)?"
+                       r"(?:errors?|mistakes?|inaccurac\w*|problems?|issues?|wrong|incorrect|inaccurate|"
+                       r"false)\b|^\W*nothing\s+(?:is\s+)?wrong\b|^\W*(?:it|the\s+statement|the\s+claim|"
+                       r"this)\s+(?:contains?|has|includes?)\s+no\s+(?:\w+\s+)?(?:errors?|mistakes?)\b",
+                       re.I)
+_HAS_ERROR = re.compile(r"^\W*(?:(?:it|the\s+statement|the\s+claim|this|that)\s+(?:contains?|has|"
+                        r"includes?|makes?)|there(?:'s|\s+is|\s+are))\s+(?:an?|one|some|a\s+few)\s+"
+                        r"(?:\w+\s+)?(?:errors?|mistakes?|inaccurac\w*)\b", re.I)
+
+
+def error_framed(rest: str) -> Polarity | None:
+    """Right after an opening yes / no: does the sentence go on to say whether the statement
+    has an error ("No, there's nothing wrong with this statement" accepts; "Yes, the statement
+    contains a mistake" rejects)?"""
+    if _NO_ERROR.search(rest):
+        return "yes"
+    if _HAS_ERROR.search(rest):
+        return "no"
     return None
 
 

@@ -50,12 +50,14 @@ _ANSWERS_ANYWAY = re.compile(
 
 # Refusing the task is not abstaining for lack of information (unmeasured in broad mode).
 _SORRY = r"(?:(?:(?:I'm|I\s+am)\s+(?:sorry|afraid)|sorry|unfortunately|apologies)[,.]?\s*(?:but\s+)?)?"
-_REFUSAL = re.compile(r"^\W*" + _SORRY + r"(?:I|we)(?:\s+|(?='))(?:can't|cannot|can\s+"
-                      r"not|won't|will\s+not|am\s+unable\s+to|'m\s+unable\s+to|(?:am|'m)\s+not\s+able\s+"
-                      r"to)\s+(?:help|assist)\b|^\W*" + _SORRY + r"(?:I|we)(?:\s+|(?='))"
-                      r"(?:won't|will\s+not|refuse\s+to|(?:'d|would)\s+rather\s+not|prefer\s+not\s+to)"
-                      r"\s+(?:answer|respond|comply|discuss|say|comment)\b|"
-                      r"^\W*as\s+an\s+ai\b", re.I)
+# "I'm sorry, I can't discuss the deaths of real people", "I'd rather not provide information
+# about political ideologies": the reply declines the topic (an abstention phrase wins).
+_REFUSAL = re.compile(r"^\W*" + _SORRY + r"(?:I|we)(?:\s+|(?='))(?:can't|cannot|can\s+not|won't|"
+                      r"will\s+not|am\s+unable\s+to|'m\s+unable\s+to|(?:am|'m)\s+not\s+(?:able|allowed|"
+                      r"permitted)\s+to|refuse\s+to|(?:'d|would)\s+(?:rather|prefer)\s+not(?:\s+to)?|prefer\s+not\s+to|"
+                      r"(?:don't|do\s+not)\s+feel\s+comfortable)\s+(?:help|assist|answer|respond|comply|"
+                      r"discuss|say|comment|share|provide|talk|speculate|engage|give|disclose|offer|"
+                      r"weigh\s+in)\b|^\W*as\s+an\s+ai\b", re.I)
 # Offering the abstention/conflict only as a possibility beside an answer ("Charles III, …
 # so it might be unanswerable", "France, or unanswerable if …", "Rembrandt / unanswerable").
 _TENTATIVE = re.compile(
@@ -63,7 +65,10 @@ _TENTATIVE = re.compile(
     r"conflict(?:ing)?)|\b(?:possibly|perhaps|maybe|probably)\s+(?:a\s+|an\s+)?(?:un-?answerable|"
     r"conflict)|\b(?:un-?answerable|conflict(?:ing|s)?)\s*\?|\b(?:un-?answerable|conflict(?:ing|s)?)\s*,?"
     r"\s*(?:maybe|perhaps|possibly|probably)\b|\bor\s+(?:it(?:'s|\s+is)\s+)?(?:un-?answerable|"
-    r"a\s+conflict)|/\s*(?:un-?answerable|conflict)\b|\b(?:un-?answerable|conflict)\s*/|"
+    r"(?:a\s+)?conflict)|"
+    # "Lisbon, unless the documents conflict — I can't tell."
+    r"\b(?:unless|if)\s+(?:the\s+)?(?:documents?|sources?|passages?)\s+(?:\w+\s+)?(?:conflict|disagree|"
+    r"differ|contradict)|/\s*(?:un-?answerable|conflict)\b|\b(?:un-?answerable|conflict)\s*/|"
     r"\b(?:whether|if)\s+(?:that|this|it)\s+(?:counts\s+as|is)\s+(?:a\s+)?(?:conflict|un-?answerable)|"
     # "Renaissance (if the documents refer to her album) — otherwise unanswerable"
     r"\b(?:otherwise|else|if\s+not)\b[,\s]*(?:it(?:'s|\s+is|\s+would\s+be)\s+)?(?:un-?answerable|"
@@ -95,15 +100,39 @@ class Detection:
 # None. Lake Baikal", {"conflict": false, "answer": "1947"}.
 _DENIED = re.compile(r"[\"'*]*\s*[?:=]\s*[\"'*]*\s*(?:no|none|nope|nah|false|null|0|no\s+way|hardly|"
                      r"not\s+(?:at\s+all|really|here|found|detected|in\s+the\s+least)|(?:of\s+course|"
-                     r"definitely|certainly)\s+not|far\s+from\s+it)(?=\s*(?:[.,;:!}\"'\u2014\u2013-]|$))",
+                     r"definitely|certainly)\s+not|far\s+from\s+it)(?=\s*(?:[.,;:!}\"'\u2014\u2013-]|$))|"
+                     # "unanswerable is not the right response here — Ding Liren"
+                     r"[\"'*]*\s+(?:is|was|would\s+be)\s*(?:not|n't)\s+(?:the\s+)?(?:right|correct|"
+                     r"appropriate|accurate|case|applicable)\b|[\"'*]*\s+(?:does\s+not|doesn't)\s+apply\b",
                      re.I)
 
 
-def _first_unnegated(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+def _first_unnegated(pattern: re.Pattern[str], text: str, *,
+                     wars: bool = False) -> re.Match[str] | None:
+    """The first keyword neither negated nor denied (with ``wars``: nor naming a war)."""
     for m in pattern.finditer(text):
-        if not lex.negated(text, m.start()) and not _DENIED.match(text, m.end()):
+        if not lex.negated(text, m.start()) and not _DENIED.match(text, m.end()) and not (
+                wars and _names_a_war(text, m)):
             return m
     return None
+
+
+# "The Korean conflict (Korean War)", "the Northern Ireland conflict", "(the conflict formally
+# ended in 1919)": the word names a war, in a sentence about no documents.
+_WAR_BEFORE = re.compile(r"\b(?i:the|a|an|this|that)\s+(?:(?:[A-Z][\w'-]*|(?i:armed|military|border|"
+                         r"civil|ethnic|regional|violent|bloody|brief|bitter|long|decades-long))\s+){1,4}$")
+_WAR_AFTER = re.compile(r"\s+(?:\w+ly\s+)?(?:ended|began|started|lasted|broke\s+out|took\s+place|"
+                        r"erupted|escalated|claimed|killed|continued|raged)\b", re.I)
+
+
+def _names_a_war(text: str, m: re.Match[str]) -> bool:
+    start = max(text.rfind(c, 0, m.start()) for c in ".!?\n") + 1
+    end = min((i for i in (text.find(c, m.end()) for c in ".!?\n") if i >= 0), default=len(text))
+    if re.search(r"\b(?:documents?|passages?|sources?|texts?|articles?|answers?)\b", text[start:end], re.I):
+        return False
+    head = text[start:m.start()]
+    return bool(_WAR_BEFORE.search(head)) or (bool(re.search(r"\bthe\s+$", head, re.I))
+                                               and bool(_WAR_AFTER.match(text, m.end())))
 
 
 def _undenied(body: str) -> str:
@@ -140,7 +169,7 @@ def detect_unanswerable(text: str, *, mode: Mode = "paper") -> Detection:
     word = _first_unnegated(_UNANSWERABLE, body)
     if word is not None:
         if mode == "broad" and (_ANSWER_AFTER.search(body, word.end())
-                                or _ANSWERS_ANYWAY.search(body, word.end())):
+                                or _ANSWERS_ANYWAY.search(body, word.end()) or _set_aside(body, word)):
             return Detection(False, "abstains, then answers")
         return Detection(True, "unanswerable")
     if mode == "paper":
@@ -167,17 +196,36 @@ def detect_unanswerable(text: str, *, mode: Mode = "paper") -> Detection:
     return Detection(True, "abstention phrase")
 
 
+# The keyword in a clause the reply does not assert: a concession ("Although Document 2 alone
+# would make this unanswerable, …") or what others might say ("Some might say this is
+# unanswerable, but …").
+_NOT_ASSERTED = re.compile(r"^\W*(?:although|though|even\s+though|while|whereas|even\s+if)\b[^,;:]*$|"
+                           r"\b(?:some(?:one|\s+people)?|others|one|many|you)\s+(?:might|may|could|would)"
+                           r"\s+(?:well\s+)?(?:say|think|argue|call|consider|claim|answer)\b[^,;:.]*$", re.I)
+
+
+def _set_aside(body: str, word: re.Match[str]) -> bool:
+    """Is the keyword inside a clause the reply does not assert, and does the reply then go on
+    with a main clause that is no abstention ("…, Document 4 names the champion: X")?"""
+    head = re.split(r"[.!?\n]", body[:word.start()])[-1]
+    turn = re.search(r"[,;:\u2014\u2013]|\bbut\b", body[word.end():])
+    if not _NOT_ASSERTED.search(head) or turn is None:
+        return False
+    rest = body[word.end() + turn.end():]
+    return bool(re.search(r"\w", rest)) and not (_UNANSWERABLE.search(rest) or lex.ABSTAIN.search(rest))
+
+
 def detect_conflict(text: str, *, mode: Mode = "paper") -> Detection:
     """Does the reply report conflicting documents (the paper's 'conflict'; more phrasings in
     broad mode)?"""
     _check_mode(mode)
     body = _body(text, mode)
-    if _first_unnegated(_CONFLICT_WORD, body) is not None:
+    if _first_unnegated(_CONFLICT_WORD, body, wars=mode == "broad") is not None:
         return Detection(True, "conflict")
     if mode == "paper":
         return Detection(False, "paper: no 'conflict'")
-    if _CONFLICT_WORD.search(body):  # only denied: "… just rounding, not a real conflict"
-        return Detection(False, "conflict denied")
+    if _CONFLICT_WORD.search(body):  # only denied: "… just rounding, not a real conflict"; or a war
+        return Detection(False, "conflict denied or a war")
     if _first_unnegated(lex.CONFLICT_BROAD, body) is not None and not _AGREE.search(body):
         return Detection(True, "conflict phrase")
     if (lex.CONTRAST_DOCS.search(body) or lex.documents_differ(body)) and not _AGREE.search(body):
@@ -213,8 +261,11 @@ def has_content(text: str) -> bool:
     rest = re.sub(r"\b(?:question|documents?|context|answer)\s*:", " ", _ECHO.sub(" ", body),
                   flags=re.I)
     words = " ".join(re.findall(r"[\w']+", rest.lower()))
-    if not words or (len(words.split()) >= 2 and any(i.startswith(words) for i in _INSTRUCTION_WORDS)):
-        return False
+    asked = [" ".join(re.findall(r"[\w']+", m.group(1).lower()))  # the question it repeated
+             for m in re.finditer(r"\bquestion\s*:\s*([^?\n]*)", body, re.I)]
+    if not words or (len(words.split()) >= 2 and any(i.startswith(words) for i in (
+            *_INSTRUCTION_WORDS, *asked))):
+        return False  # "… Question: Who won the 2023 Nobel Prize? Answer: Who won the 2023 Nobel"
     m = re.search(r"\bAnswer:\s*$", body)
     return not (m and re.search(r"(?:^|\n)\s*(?:Question|Documents):", body))
 
@@ -248,9 +299,23 @@ def unusable(text: str) -> str | None:
         return "refusal"
     asked = len(parts) == 3 and parts[1] == "?" and bool(  # "Wellington? unanswerable …"
         _UNANSWERABLE.search(parts[2]) or _CONFLICT_WORD.search(parts[2]))
-    if (opens_answer and asked) or (_TENTATIVE.search(body) and _offers_answer(body)):
+    if (opens_answer and asked) or (_TENTATIVE.search(body) and _offers_answer(body)) or \
+            _UNDECIDED.search(body) or _KEYWORD_ASKED.fullmatch(body.strip()):
         return "undecided"
     return None
+
+
+# Undecided about the act itself: "I'm not sure whether the documents answer this"; an
+# abstention offered beside a guess: "Unclear from the documents — maybe China?"
+_UNDECIDED = re.compile(
+    r"\b(?:not\s+sure|unsure|uncertain|can't\s+tell|cannot\s+tell)\s+(?:whether|if)\s+(?:the\s+)?"
+    r"(?:documents?|passages?|sources?|context|they|this|it)\s+(?:\w+\s+)?(?:answers?|says?|covers?|"
+    r"mentions?|contains?|addresses|counts?|is\s+answerable)\b|"
+    r"\b(?:unclear|not\s+(?:clear|stated|mentioned)|(?:don't|do\s+not|doesn't|does\s+not)\s+"
+    r"(?:say|mention|state))\b[^.?!]{0,40}?[,;\u2014\u2013-]\s*(?:but\s+)?(?:maybe|perhaps|possibly)\s+"
+    r"[\w'-]+[^.!]{0,40}\?", re.I)
+# The keyword asked, alone: "conflict?", "Unanswerable??"
+_KEYWORD_ASKED = re.compile(r"[\W_]*(?:un-?answerable|conflict(?:ing|s)?)[\s?]*\?[\W_]*", re.I)
 
 
 _KEYWORDS = frozenset({"unanswerable", "conflict", "conflicting", "conflicts", "i", "the", "a", "answer",
@@ -259,11 +324,17 @@ _KEYWORDS = frozenset({"unanswerable", "conflict", "conflicting", "conflicts", "
 
 def _one_statement_loop(body: str) -> bool:
     """A loop that repeats one whole sentence word for word ("Mark Zuckerberg is the founder of
-    Facebook. Facebook is a social network. Mark Zuckerberg is the founder of Facebook. …"),
-    without words doubled in a row ("the the")."""
+    Facebook. Facebook is a social network. Mark Zuckerberg is the founder of Facebook. …"), or
+    that opens with a short answer and names it in two or more of its later sentences
+    ("Sydney. The capital of Australia is Sydney. Sydney is …"), without words doubled in a row
+    ("the the")."""
     said = [s.strip().lower() for s in re.findall(r"[^.!?\n]+[.!?]", body)]
     doubled = re.search(r"\b(\w+)\s+\1\b", body, re.I)
-    return doubled is None and any(said.count(s) >= 2 for s in said)
+    if doubled is not None or not said:
+        return False
+    opening = said[0].rstrip(".!?")  # "Sydney. The capital of Australia is Sydney. Sydney is …"
+    again = sum(bool(re.search(r"\b" + re.escape(opening) + r"\b", s)) for s in said[1:])
+    return any(said.count(s) >= 2 for s in said) or (len(opening.split()) <= 4 and again >= 2)
 
 
 _FUNCTION_WORD = re.compile(r"\b(?:is|are|was|were|be|the|an?|of|from|in|on|to|by|for|with|and|"
@@ -305,7 +376,9 @@ def _offers_answer(body: str) -> bool:
         if not re.search(r"\b(?:documents?|passages?|sources?|context|texts?|question|information|"
                          r"answer)\b", clause, re.I):
             return True
-    return False
+    # "… or the documents might be implying it was the Rolling Stones"
+    return bool(re.search(r"\b(?:implying|suggesting|pointing\s+to|point\s+to|suggest)\s+(?:that\s+)?"
+                          r"(?:it\s+(?:was|is)\s+)?(?:the\s+)?[A-Z0-9]", body))
 
 
 _HEDGE_ONLY = re.compile(r"(?:hmm+|well|maybe|perhaps|possibly|probably|not\s+sure|i'?m\s+not\s+sure|"

@@ -95,7 +95,9 @@ ABSTAIN = re.compile(
         r"\bnie\s+(?:wiadomo|mo\u017cna\s+odpowiedzie\u0107)\b|\bbilgi\s+(?:yok|bulunmamaktad\u0131r)\b|"
         r"\bbelirtilmemi\u015f\b|\bcevaplanamaz\b|\btidak\s+(?:disebutkan|ada\s+informasi|dapat\s+"
         r"dijawab)\b|\bkh\u00f4ng\s+(?:c\u00f3\s+th\u00f4ng\s+tin|th\u1ec3\s+tr\u1ea3\s+l\u1eddi)\b",
-        r"\uc815\ubcf4\uac00\s*\uc5c6|\uc54c\s*\uc218\s*\uc5c6|\ub2f5\ud560\s*\uc218\s*\uc5c6|"
+        r"\uc815\ubcf4\uac00\s*\uc5c6|\uc54c\s*\uc218\s*\uc5c6|"
+        # Korean "답(변/대답/응답)할 수 없": cannot answer (also "확인/판단할 수 없", cannot tell)
+        r"(?:\ub2f5\ubcc0|\ub300\ub2f5|\uc751\ub2f5|\ub2f5|\ud655\uc778|\ud310\ub2e8)\s*\ud560\s*\uc218\s*\uc5c6|"
         r"\uc5b8\uae09\ub418\uc9c0\s*\uc54a|\u0644\u0627\s+\u062a\u0648\u062c\u062f\s+\u0645\u0639\u0644"
         r"\u0648\u0645\u0627\u062a|\u0644\u0627\s+\u064a\u0645\u0643\u0646\s+\u0627\u0644\u0625\u062c\u0627"
         r"\u0628\u0629|\u091c\u093e\u0928\u0915\u093e\u0930\u0940\s+\u0928\u0939\u0940\u0902",
@@ -153,7 +155,7 @@ CONFLICT_BROAD = re.compile(
     r"\b(?:different|differing|varying|mixed|competing|contrasting)\s+(?:answers?|information|"
     r"claims?|years?|dates?|values?|names?|numbers?|figures?|accounts?|results?)\b|"
     r"\b(?:give|gives|present|presents|provide|provides|offer|offers|state|states|list|lists|"
-    r"report|reports)\s+different\b|\bdifferent\s+(?:documents?|sources?|passages?)\s+(?:give|say|"
+    r"report|reports|say|says|said|tell|tells)\s+different\b|\bdifferent\s+(?:documents?|sources?|passages?)\s+(?:give|say|"
     r"state|report|list|claim|suggest|mention)|\b(?:documents?|sources?|passages?)\s+differ\b|"
     r"\bsome\s+(?:documents?|sources?|passages?)\s+(?:say|state|claim|report|list|mention|attribute|"
     r"give|date|put|suggest|credit|name)\b.*\b(?:others?|other\s+(?:documents?|sources?))\b|"
@@ -209,6 +211,9 @@ CONTRAST_DOCS = re.compile(
     + r"\b|\b" + _DOC + r"\s+(?:differ|disagree|diverge|vary|conflict)\b|\b(?:one|some|a)\s+" + _DOC
     + r"\s+" + _DOC_SAYS + r"\b[^.;]{1,80}?\b(?:another|others?|the\s+"
     r"other|a\s+second)(?:\s+" + _DOC + r")?\s+" + _DOC_SAYS + r"\b|"
+    # "Mercury in one, Pluto in another", "according to one source …, according to another …"
+    r"\b(?:in|according\s+to|per)\s+one\b(?:\s+" + _DOC + r")?[^.;]{0,60}?\b(?:in|according\s+to|per)\s+"
+    r"(?:another|the\s+other|others)\b|"
     # "8.3 million in Document 1 versus 8.8 million in Document 2"
     r"\b(?:in|per|according\s+to|from|laut|seg[\u00fau]n)\s+" + _DOC + r"[^.;]{0,60}?\b(?:versus|vs\.?|"
     r"but|while|whereas|and|und|y)\b[^.;]{0,60}?\b(?:in|per|according\s+to|from|laut|seg[\u00fau]n)\s+"

@@ -23,10 +23,11 @@ import re
 from collections import Counter
 
 _FUNCTION_END = re.compile(
-    r"(?:[:,(\-\u2013\u2014]|\b(?:the|a|an|of|in|on|at|to|for|by|with|from|into|and|or|but|nor|"
+    r"(?:[:,(\-\u2013\u2014]|\b(?:The|An|Of|In|This|These|Those|My|Your|Our|Its|Their)|"
+    r"\b(?:the|a|an|of|in|on|at|to|for|by|with|from|into|and|or|but|nor|"
     r"is|are|was|were|be|been|has|have|had|will|would|can|could|should|that|which|who|while|"
     r"because|since|than|as|its|their|his|her|this|these|those|then|so|if|when|where|whereas|"
-    r"although|though|de|la|le|el|y|und|der|die|das|et|est|ist)\b)$")  # lower case: "… → A" ends
+    r"although|though|whether|about|my|your|our|whose|de|la|le|el|y|und|der|die|das|et|est|ist)\b)$")  # lower case (and capitalised words but "A" inside a sentence): "… → A" ends
 
 
 def cut_off(text: str) -> bool:
@@ -47,6 +48,23 @@ def _words(text: str) -> list[str]:
 _LIST_ITEM = re.compile(r"(?m)^[ \t]*(?:[-*\u2022+]|\d{1,2}[.)]|[A-Za-z][.)])[ \t].*$")
 
 
+_DOUBLE_OK = frozenset({"that", "had", "very", "ha", "no", "yes"})  # "had had", "very very"
+
+
+def _doubled(words: list[str]) -> int:
+    return sum(1 for a, b in itertools.pairwise(words) if a == b and not a.isdigit()
+               and a not in _DOUBLE_OK)
+
+
+def word_salad(text: str) -> bool:
+    """Two or more different words doubled in a row ("Egypt Egypt … the the answer answer"): a
+    small model's word salad, whose letters or statements are no answer (a loop of one word,
+    "B. B. B.", "Water Water Water", is not)."""
+    words = _words(text)
+    return len({a for a, b in itertools.pairwise(words) if a == b and not a.isdigit()
+                and a not in _DOUBLE_OK}) >= 2
+
+
 def degenerate(text: str) -> bool:
     """A repetition loop or word salad (see the module docstring); the items of a list
     ("- 18: not divisible by 4 ✗") do not count as repetition."""
@@ -54,8 +72,7 @@ def degenerate(text: str) -> bool:
     words = _words(text)
     if len(words) < 3:
         return False
-    repeats = sum(1 for a, b in itertools.pairwise(words) if a == b and not a.isdigit()
-                  and a not in ("that", "had", "very", "ha", "no", "yes"))
+    repeats = _doubled(words)
     chopped = cut_off(text)
     unpunctuated = len(words) >= 4 and not re.search(r"[.!?:{}\u3002\uff01\uff1f]", text)
     if repeats >= 2 or (repeats and (chopped or unpunctuated)):
@@ -84,6 +101,10 @@ _UNDECIDED = re.compile(
     r"\s+(?:are|is)\s+(?!(?:both\s+|also\s+|clearly\s+)?(?:wrong|incorrect|out|not|false|ruled|"
     r"eliminated|impossible|unlikely)\b)))|"
     r"(?:^|[-\u2014\u2013:]\s*)" + _LETTER + r"\s+or\s+" + _LETTER + r"\s*[.!?]?\s*$|"
+    # "So it comes down to B and C.", "narrowed it down to A or D"
+    r"\b(?:comes?\s+down\s+to|narrow(?:s|ed)?\s+(?:it\s+)?down\s+to|(?:left|stuck)\s+with|torn\s+"
+    r"between)\s+(?:options?\s+)?" + _LETTER + r"(?:\s*,\s*" + _LETTER + r")*,?\s+(?:or|and)\s+"
+    + _LETTER + r"(?![\w'])|"
     # "it depends", "no single best answer", "a matter of taste", other languages
     r"\bit\s+(?:really\s+|all\s+)?depends\b|\bdepend(?:s|ing)\s+on\s+(?:what|how|whether|"
     r"the\s+(?:learner|reader|person|context|definition)|your|you|who)\b|"
@@ -102,7 +123,9 @@ _UNDECIDED = re.compile(
 
 
 # "which is B. Or maybe A, I always mix these up": a second letter offered after the answer
-_SECOND_GUESS = re.compile(r"\bor\s+(?:maybe|perhaps|possibly|probably)\s+(?:it'?s\s+)?(?:option\s+)?"
+_SECOND_GUESS = re.compile(r"(?:\bor\s+(?:maybe|perhaps|possibly|probably)|\b(?:but|though|although)\s+"
+                           r"(?:it|the\s+answer)\s+(?:might|could|may)\s+(?:also\s+|well\s+|just\s+as\s+"
+                           r"well\s+)?be)\s+(?:it'?s\s+)?(?:option\s+)?"
                            r"(?:" + _LETTER + r"(?![\w'])|[$\u20ac\u00a3]?\d)", re.I)
 
 
@@ -123,10 +146,11 @@ def undecided(text: str) -> bool:
 _PICK = r"(?:pick|choose|select|name|endorse|declare|rank|recommend|favou?r)"
 _DECLINES = re.compile(
     # "I can't pick one", "I don't think it's appropriate for me to pick one", "I'd rather not"
-    r"(?:\b(?:can't|cannot|can\s+not|won't|will\s+not|shouldn't|should\s+not|unable\s+to|"
+    r"(?:\b(?:can't|cannot|can\s+not|won't|will\s+not|wouldn't|would\s+not|shouldn't|should\s+not|unable\s+to|"
     r"rather\s+not)|(?:\bnot\b|n't\b)[^.!?,;]{0,30}?\b(?:going|able|in\s+a\s+position|"
     r"appropriate|right|fair|possible)\s+(?:for\s+me\s+)?to)\s+(?:\w+\s+){0,2}?" + _PICK + r"\s+(?:one|any|a\s+(?:single|winner|side|"
-    r"favou?rite)|an?\s+(?:option|answer|winner|side)|between|among|from\s+(?:these|them))\b|"
+    r"favou?rite)|an?\s+(?:option|answer|winner|side)|between|among|from\s+(?:these|them)|just\s+one|"
+    r"only\s+one)\b|"
     # "I can't tell you which of these options is correct", "picking one would be a guess"
     r"\b(?:can't|cannot|can\s+not|unable\s+to)\s+(?:\w+\s+){0,2}?(?:tell|say|know|determine)\s+"
     r"(?:you\s+)?which\s+(?:one|of\s+(?:these|them|the)|option|answer)\b|"
@@ -151,6 +175,9 @@ _NONE_FITS = re.compile(
     r"gives?|works?|seems?|equals?|appears?)\b|"
     r"\bnone\s+of\s+the\s+(?:listed|given|provided|offered|displayed)\s+\w+\b|"
     r"\bnone\s+of\s+the\s+(?:above|options)\b|"
+    # a sentence that opens by choosing none: "None of these — the capital is Ankara."
+    r"(?:^|(?<=[.!?\n]))\W*none\s+of\s+(?:these|those|them|the\s+(?:choices|answers|alternatives))\b"
+    r"(?=\s*(?:[.,;:!\u2014\u2013-]|$))|"
     r"\b(?:missing|lacks|lacking|without)\s+the\s+(?:right|correct)\s+(?:option|answer|choice)\b|"
     r"\b(?:the\s+)?(?:right|correct|true|actual)\s+(?:option|answer|value|result)\s+(?:is\s+not|"
     r"isn't|does\s+not\s+appear|doesn't\s+appear)\s+(?:\w+\s+)?(?:listed|among|in\s+the\s+"

@@ -1,0 +1,148 @@
+"""The rule families generalised for the fourth dev file (docs/judging.md, "Fourth round"):
+each with phrasings of its own, not the file's replies; the expected values follow from the
+procedure as documented."""
+
+from __future__ import annotations
+
+import pytest
+
+from rattle.judges.choice import extract_choice
+from rattle.judges.claims import verdict
+from rattle.judges.ralm import classify_reply, has_content
+
+FRUIT = ["Apple", "Banana", "Cherry", "Grape"]
+TF = ["Unable to determine", "True", "False"]  # A Unable, B True, C False
+
+
+@pytest.mark.parametrize(("reply", "options", "index", "how"), [
+    # an option's full text as subject or predicate; one-letter options are texts, not letters
+    ('The word we want is "a".', ["the", "a", "an", "some"], 1, "text"),
+    ("B is the best grade here.", ["C", "D", "B", "A"], 2, "text"),
+    ("Cherries are red and small.", FRUIT, 2, "text"),
+    # a copula or article the reply adds between an option's words
+    ("So the key is that water is boiled at sea level.", ["Water boiled at sea level",
+                                                          "Ice melted", "Steam cooled"], 0,
+     "text"),
+    # a capital letter that opens the reply with a dash or a period, then prose
+    ("C — cherries grow on trees, unlike the others.", FRUIT, 2, "only"),
+    ("D. Banana", FRUIT, None, "conflicting"),  # the letter and the text disagree
+    ("B - a banana is the only yellow one", FRUIT, 1, "only"),
+    # "the correct <noun> is X" and a closing colon
+    ("Apples are pomes. The right fruit here is D.", FRUIT, 3, "correct-option"),
+    ("Of these, only one grows in bunches: D.", FRUIT, 3, "colon"),
+    # elimination of a subset chooses nothing; choosing none
+    ("Certainly not the apple (too round) or the grape (too small).", FRUIT, None, "unparsed"),
+    ("None of them — it's a mango.", FRUIT, None, "none-fits"),
+    # several letters left open
+    ("So A, C and D all fit the description.", FRUIT, None, "ambiguous"),
+    ("In the end it comes down to A or B.", FRUIT, None, "hedge"),
+    ("I think it's A, but it could be C.", FRUIT, None, "hedge"),
+    # stopped before it said what the letter is
+    ("Apples are out, so B is", FRUIT, None, "cut-off"),
+    # a loop of one statement names its option; word salad and letter runs do not
+    ("Cherry is red. Cherry is red. Cherry is red. Cherry is", FRUIT, 2, "loop"),
+    ("fruit fruit the the answer answer B yes", FRUIT, None, "cut-off"),
+    ("A B C D apple banana C? B", FRUIT, None, "echo-options"),
+])
+def test_choice(reply: str, options: list[str], index: int | None, how: str) -> None:
+    got = extract_choice(reply, options, question="Which fruit is it?")
+    assert (got.index, got.how) == (index, how)
+
+
+def test_a_reply_that_repeats_the_options_is_read_after_them() -> None:
+    reply = "(A)3\n(B)4\n(C)5\n(D)6\nThe answer is (C)5."
+    assert extract_choice(reply, ["3", "4", "5", "6"], question="What is 2 + 3?").index == 2
+
+
+def test_a_value_of_another_unknown_is_no_result() -> None:
+    reply = "2x = 8, so x = 4.\nThen y = 9 - 4 = 5.\nAnswer: (B) 4"
+    got = extract_choice(reply, ["5", "4", "9", "8"], question="x + y = 9, x - y = -1. What is x?")
+    assert (got.index, got.how) == (1, "label")
+    # the value right before the letter is the asked unknown's and another option: conflicting
+    assert extract_choice("x = 5.\nAnswer: (B)", ["5", "4", "9", "8"],
+                          question="What is x?").how == "conflicting"
+
+
+def test_an_unfinished_reasoning_block_is_unmeasured() -> None:
+    got = extract_choice("<think>6 × 7 is 42, so B... unless I misread the", ["36", "42"])
+    assert got.how == "unfinished"
+
+
+@pytest.mark.parametrize(("reply", "index", "how"), [
+    # a letter must agree with the verdict the reply's words state right before it
+    ("Penguins cannot fly, so the claim is false. Answer: B", None, "conflicting"),
+    ("Penguins cannot fly, so the claim is false. Answer: C", 2, "answer-is"),
+    ("Emperor penguins live in Antarctica. So False. B", None, "conflicting"),
+    ("Oslo is the largest city, but Oslo is also the capital. Answer: B", 1, "answer-is"),
+    ("Bergen is a port, but Oslo is the capital. Answer: B", None, "conflicting"),
+    # a concluding hedge, conditional verdicts and an opening "it depends" leave it open
+    ("So it depends on the species — true for some and false for others.", None, "hedge"),
+    ("It depends on the season. If you mean winter, it's true; if summer, it's false.", None,
+     "hedge"),
+    # fillers before the verdict, "as given"
+    ("Oh no, that's a myth.", 2, "yesno-no"),
+    ("Overall, the claim as stated is true.", 1, "yesno-conclusion"),
+])
+def test_yes_no(reply: str, index: int | None, how: str) -> None:
+    got = extract_choice(reply, TF, question="Is Bergen the capital of Norway, is it right?")
+    assert (got.index, got.how) == (index, how)
+
+
+@pytest.mark.parametrize(("reply", "claim", "expected"), [
+    # self-corrections: "no, sorry", "hmm, actually", "... no", "Actually, no."
+    ("Yes, Edison invented it... no, sorry, that's wrong: it was Bell.", "Edison invented the "
+     "telephone.", False),
+    ("Yes. Hmm, actually that's not right — it was 1969.", "The Moon landing was in 1968.", False),
+    ("Yes — it held for years. Actually, no. That was true in 1990, but not now.", "X is the "
+     "tallest building.", False),
+    # a yes or no that answers "is there an error?"
+    ("No, there's nothing wrong with this claim.", "Water boils at 100 °C at sea level.", True),
+    ("Yes, the claim contains an error: it is 100 °C.", "Water boils at 90 °C at sea level.",
+     False),
+    # a boolean JSON field
+    ('{"is_correct": true, "why": "it is"}', "Paris is in France.", True),
+    # a hedge that goes on about errors in general flags none
+    ("I'm not completely sure; I don't want to give a wrong figure.", "Everest is 8,849 m.",
+     None),
+])
+def test_verdict(reply: str, claim: str, expected: bool | None) -> None:
+    assert verdict(reply, claim=claim) is expected
+
+
+@pytest.mark.parametrize(("reply", "prompt", "label"), [
+    # refusals of the topic are unmeasured; an abstention phrase still wins
+    ("I'm sorry, but I can't share personal details about him.", "unans", None),
+    ("I'd prefer not to comment on religious matters.", "conflict", None),
+    ("I'm sorry, I can't find that in the documents.", "unans", "abstain"),
+    # the keyword set aside: a concession, what others might say, a denial
+    ("Though one passage would leave it unanswerable, Document 2 gives it: 1912.", "unans",
+     "answer"),
+    ("You might call this unanswerable, but the text names him: Tolstoy.", "unans", "answer"),
+    ("'unanswerable' isn't correct here — Oslo", "unans", "answer"),
+    # undecided: whether the documents answer; a guess beside an abstention; the keyword asked
+    ("I can't tell whether the passages answer this.", "unans", None),
+    ("Not stated in the documents — perhaps Lima?", "unans", None),
+    ("unanswerable?", "unans", None),
+    ("Oslo or conflict", "conflict", None),
+    ("Oslo, unless the sources disagree.", "conflict", None),
+    # abstention in Korean
+    ("대답할 수 없습니다", "unans", "abstain"),
+    # a loop of one answer counts
+    ("Oslo. The capital of Norway is Oslo. Oslo is a city. Oslo is the capital of the", "unans",
+     "answer"),
+    # "conflict" that names a war is no conflict; documents that say different things are
+    ("The Falklands conflict of 1982", "conflict", "answer"),
+    ("The war ended in 1975 (the conflict lasted two decades).", "conflict", "answer"),
+    ("The documents say different things: 1912 in one, 1913 in another.", "conflict",
+     "conflict"),
+    ("It was 1912 according to one source and 1913 according to another.", "conflict",
+     "conflict"),
+])
+def test_ralm(reply: str, prompt: str, label: str | None) -> None:
+    assert classify_reply(reply, prompt=prompt, mode="broad") == label  # type: ignore[arg-type]
+
+
+def test_an_echo_of_the_question_cut_off_has_no_content() -> None:
+    reply = "Question: Who painted the Mona Lisa?\nAnswer: Who painted the"
+    assert not has_content(reply)
+    assert has_content("Question: Who painted the Mona Lisa?\nAnswer: Leonardo da Vinci")
