@@ -79,6 +79,8 @@ def test_an_unfinished_reasoning_block_is_unmeasured() -> None:
     ("So it depends on the species — true for some and false for others.", None, "hedge"),
     ("It depends on the season. If you mean winter, it's true; if summer, it's false.", None,
      "hedge"),
+    # a yes whose clause sets the claim's word aside by name
+    ("Yes, it's in Oslo, not Bergen.", 2, "yesno-no"),
     # fillers before the verdict, "as given"
     ("Oh no, that's a myth.", 2, "yesno-no"),
     ("Overall, the claim as stated is true.", 1, "yesno-conclusion"),
@@ -99,6 +101,11 @@ def test_yes_no(reply: str, index: int | None, how: str) -> None:
     ("No, there's nothing wrong with this claim.", "Water boils at 100 °C at sea level.", True),
     ("Yes, the claim contains an error: it is 100 °C.", "Water boils at 90 °C at sea level.",
      False),
+    ("Yes, it is on the Seine, in Paris, not Lyon.", "The Louvre is in Lyon.", False),
+    ("It's debated; most sources say otherwise.", "The Amazon is the longest river.", False),
+    # a claim restated with another name, an adverb inside the run
+    ("Jupiter is actually the largest planet, even though Saturn has the bigger rings.",
+     "Saturn is the largest planet.", False),
     # a boolean JSON field
     ('{"is_correct": true, "why": "it is"}', "Paris is in France.", True),
     # a hedge that goes on about errors in general flags none
@@ -125,8 +132,9 @@ def test_verdict(reply: str, claim: str, expected: bool | None) -> None:
     ("unanswerable?", "unans", None),
     ("Oslo or conflict", "conflict", None),
     ("Oslo, unless the sources disagree.", "conflict", None),
-    # abstention in Korean
+    # abstention in Korean; a negation and a document noun in Indonesian
     ("대답할 수 없습니다", "unans", "abstain"),
+    ("Dokumen itu tidak memuat jawabannya.", "unans", "abstain"),
     # a loop of one answer counts
     ("Oslo. The capital of Norway is Oslo. Oslo is a city. Oslo is the capital of the", "unans",
      "answer"),

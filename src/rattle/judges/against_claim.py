@@ -27,8 +27,12 @@ def negates_claim(text: str, claim: str) -> bool:
     born in Salzburg in 1756." for "Mozart was born in Vienna."."""
     if not claim:
         return False
-    if _replaces_value(text, claim):
-        return True
+    return _replaces_value(text, claim) or sets_aside(text, claim)
+
+
+def sets_aside(text: str, claim: str) -> bool:
+    """A word of the claim set aside by name: "in Paris, not Berlin", "rather than Africa"
+    (also after a yes: "Yes, it's in Paris, not Berlin" takes the yes back)."""
     said = {w.lower() for w in re.findall(r"\w+", claim) if len(w) > 2 or w.isdigit()}
     for m in re.finditer(r"(?:,|;|\u2014|\u2013|\brather\s+than|\binstead\s+of)\s*(?:not\s+)?(?:in\s+|at\s+|"
                          r"on\s+|by\s+|from\s+|the\s+|a\s+|an\s+)?(\w+)", text, re.I):
@@ -86,8 +90,10 @@ def _replaces_value(text: str, claim: str) -> bool:
     in Vienna"), or it negates a word of the claim ("Zero is neither positive nor negative")."""
     said = re.findall(r"[\w'-]+", claim)
     low = [w.lower() for w in said]
-    for clause in re.split(r"[.!?;\n]+|,\s*(?:and|but|while|whereas|though)\b", text):
-        words = re.findall(r"[\w'-]+", clause)
+    for clause in re.split(r"[.!?;\n]+|,\s*(?:and|but|while|whereas|though|although|despite|even\s+though)\b",
+                           text):
+        # adverbs the reply adds do not break a run: "Venus is actually the hottest planet"
+        words = [w for w in re.findall(r"[\w'-]+", clause) if w.lower() not in _ADVERBS]
         mine = [w.lower() for w in words]
         negated_in_claim = {low[j] for j in _negated(low) if j < len(low)}
         if any(j < len(mine) and mine[j] in low and _content(words[j]) and mine[j] not in
@@ -123,6 +129,8 @@ def _negated(words: list[str]) -> list[int]:
 
 
 _NEGATORS = frozenset({"not", "no", "never", "neither", "nor", "isn't", "aren't", "wasn't", "weren't"})
+_ADVERBS = frozenset({"actually", "really", "indeed", "definitely", "certainly", "clearly", "truly",
+                      "in-fact"})
 _COPULAS = frozenset({"is", "was", "are", "were"})
 _PREPOSITIONS = frozenset({"in", "on", "at", "from", "by", "of", "near"})
 

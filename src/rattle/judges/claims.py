@@ -71,6 +71,8 @@ def verdict(reply: str, *, claim: str = "") -> bool | None:
     found = _verdict(text)
     if found is False and claim and signals.degenerate(text) and _restates(text, claim):
         return None
+    if found is True and claim and against_claim.sets_aside(text, claim):
+        return False  # "Yes, it is in Paris, not Berlin." sets the claim's word aside
     if found is not None or not claim or signals.degenerate(text) or signals.cut_off(text) or (
             polarity.HEDGE.search(text) or polarity.REFUSAL.search(text)):
         return found

@@ -27,7 +27,7 @@ from typing import Literal
 Polarity = Literal["yes", "no", "partial", "hedge", "refusal"]
 
 _FILLER = re.compile(r"^(?:[\s\W]|\b(?:well|hmm+|ok(?:ay)?|so|great question|good question|"
-                     r"let me (?:check|think|see)|sure|alright|verdict|answer|final answer|"
+                     r"let me (?:check|think|see|double-check|re-?check|verify)|sure|alright|verdict|answer|final answer|"
                      r"response|short answer|in short|overall|generally|basically|technically|"
                      r"actually|honestly|then|therefore|thus|hence|and|but|however|"
                      r"correct\s+me\s+if\s+(?:i'?m|i\s+am)\s+wrong|uh+|um+|er+m?|ah+|oh+|ooh|lol|haha|lmao|"
@@ -85,8 +85,8 @@ _ADV = (r"(?:\s+(?:completely|entirely|totally|simply|actually|definitely|theref
 _PARTIAL = re.compile(
     r"^(?:partly|partially|half|mostly|mainly|largely|somewhat|not\s+(?:entirely|completely|fully|"
     r"exactly|quite|necessarily|totally|wholly)|close|almost|nearly|yes\s+and\s+no|"
-    r"only\s+partly|in\s+part|only\s+if|that'?s\s+(?:debatable|disputed|contested|questionable|"
-    r"arguable)|not\s+always)\b"
+    r"only\s+partly|in\s+part|only\s+if|(?:that|it)(?:'s|\s+is)\s+(?:debatable|debated|disputed|contested|"
+    r"questionable|arguable|controversial)|not\s+always)\b"
     r"(?!\s+(?:because|due|since|as|thanks|owing)\b)|"
     # "Right year, wrong city": a part of the claim is right
     r"^(?:right|correct|accurate|true)\s+" + r"(?:year|date|time|name|place|location|number|figure|"

@@ -111,7 +111,8 @@ ABSTAIN = re.compile(
 # nicht in den Dokumenten", "文档中没有相关信息") — unless it is about a conflict or agreement.
 _NEG_WORD = (r"(?:\b(?:not|no|never|nothing|none|neither|without|nicht|kein\w*|pas|aucun\w*|nada|"
              r"ning[u\u00fa]n\w*|n[\u00e3a]o|nenhum\w*|non|nessun\w*|niet|geen|inte|ikke|nie|brak|nu|nem|"
-             r"nincs|ei|ej|nej|nije|nisu|ekki|nid|nav|\u0436\u043e\u049b|ez\s+(?:dute|du|da|dago|dira|dio)|ne\s?(?:uv\u00e1d|zmi\u0148|spom|omenj|obsahuj|sadr\u017e|hovor|navod|"
+             r"nincs|ei|ej|nej|nije|nisu|ekki|nid|nav|tidak|tiada|bukan|kh\u00f4ng|de\u011fil|yok|hindi|"
+             r"walang|hakuna|haku\w*|\u0436\u043e\u049b|ez\s+(?:dute|du|da|dago|dira|dio)|ne\s?(?:uv\u00e1d|zmi\u0148|spom|omenj|obsahuj|sadr\u017e|hovor|navod|"
              r"govor)\w*)\b|"
              r"n't\b|"
              r"\b\u043d\u0435\b|\b\u043d\u0435\u0442\b|\u6ca1|\u4e0d|\u7121|\u65e0|\u672a|\u306a\u3044|\uc5c6)")

@@ -139,8 +139,9 @@ def yes_no(text: str, options: list[str], question: str = "") -> tuple[int | Non
             if found == "partial" or (partial and found == "yes"):
                 partial = True  # "Not quite. … So the statement is false." reads on
                 continue
-            if found == "yes" and polarity.correction(text[text.find(clause) + len(clause):]):
-                found = "no"  # "Yes, except that it was 1945, not 1944." takes the yes back
+            rest = text[text.find(clause) + len(clause):]
+            if found == "yes" and (polarity.correction(rest) or against_claim.sets_aside(rest, question)):
+                found = "no"  # "Yes, except that it was 1945, not 1944.", "Yes, in Paris, not Berlin"
             if found in ("yes", "no"):
                 i = polar_index(options, found)
                 return (i, "yesno-" + found) if i is not None else (None, "unparsed")
