@@ -154,3 +154,70 @@ def test_an_echo_of_the_question_cut_off_has_no_content() -> None:
     reply = "Question: Who painted the Mona Lisa?\nAnswer: Who painted the"
     assert not has_content(reply)
     assert has_content("Question: Who painted the Mona Lisa?\nAnswer: Leonardo da Vinci")
+
+
+@pytest.mark.parametrize(("reply", "options", "question", "index", "how"), [
+    # a table that marks one option (not an echo of the options)
+    ("| Letter | Right? |\n|---|---|\n| A | No |\n| B | No |\n| C | Yes |", FRUIT, "", 2,
+     "letter-is"),
+    # a list of options in plural opens the reply: no answer yet; "X or Y" after a cue
+    ("Apples, bananas and grapes are sweet; the carrot isn't a fruit.", ["Apple", "Carrot",
+                                                                          "Banana", "Grape"],
+     "Which is NOT a fruit?", 1, "text-negative"),
+    ("It's Cherry or Grape, I forget.", FRUIT, "", None, "ambiguous"),
+    # numeric: a justification after the result, "but maybe", a loop of one value
+    ("Half of 30 is 15 since 15 + 15 = 30.", ["10", "15", "20", "30"], "What is half of 30?", 1,
+     "value-last"),
+    ("20 I think, but maybe 15.", ["10", "15", "20", "30"], "", None, "hedge"),
+    ("Two dogs have 8 legs. Two dogs have 8 legs. Two dogs have", ["4", "6", "8", "10"],
+     "How many legs do two dogs have?", 2, "loop"),
+])
+def test_choice_round_13(reply: str, options: list[str], question: str, index: int | None,
+                         how: str) -> None:
+    got = extract_choice(reply, options, question=question)
+    assert (got.index, got.how) == (index, how)
+
+
+PASSAGE = "Passage: Ana is older than Ben. Ben is older than Cy.\nStatement: Ana is older than Cy.\n" \
+          "True, False, or Unable to determine?"
+
+
+@pytest.mark.parametrize(("reply", "question", "index", "how"), [
+    ("Yes — well, no: that's a different island.", "Bergen is the capital, is it right?", 2,
+     "revised-yesno-no"),
+    ("Ana is older than Cy, since Ana is older than Ben.", PASSAGE, 1, "yesno-restated"),
+    ("Nope nope nope nope", "Bergen is the capital, is it right?", 2, "yesno-no"),
+])
+def test_yes_no_round_13(reply: str, question: str, index: int, how: str) -> None:
+    got = extract_choice(reply, TF, question=question)
+    assert (got.index, got.how) == (index, how)
+
+
+@pytest.mark.parametrize(("reply", "claim", "expected"), [
+    ("1815, in fact.", "Waterloo was fought in 1816.", False),
+    ("Paris is the largest city, but the capital is Rome.", "The capital of Italy is Paris.", False),
+    ("Spiders have eight legs.", "Spiders have six legs.", False),
+    ("Yes. (Not to be confused with Lyon, not the capital.)", "Paris is the capital of France.",
+     True),
+])
+def test_verdict_round_13(reply: str, claim: str, expected: bool) -> None:
+    assert verdict(reply, claim=claim) is expected
+
+
+@pytest.mark.parametrize(("reply", "prompt", "label"), [
+    ("No lo sé.", "unans", "abstain"),
+    ("Tài liệu không có thông tin này.", "unans", "abstain"),
+    ("I'm sorry, I can't provide opinions about politicians.", "unans", None),
+    ("I cannot provide an answer from these documents.", "unans", "abstain"),
+    ("The documents are silent, but the capital is Oslo.", "unans", "answer"),
+    ("It isn't in the documents, though everyone knows it's Oslo.", "unans", "answer"),
+    ("'unanswerable' would be the wrong label — Oslo.", "unans", "answer"),
+    ("Oslo? Not sure the passages say.", "unans", None),
+    ("Edison or Swan", "conflict", None),
+    ("1066 1067 1066 1067", "conflict", None),
+    ("資料によって年が異なります。", "conflict", "conflict"),
+    ("The bloodiest conflict of the century was World War II.", "conflict", "answer"),
+    ("1066, not 1067 as another source mistakenly says.", "conflict", "conflict"),
+])
+def test_ralm_round_13(reply: str, prompt: str, label: str | None) -> None:
+    assert classify_reply(reply, prompt=prompt, mode="broad") == label  # type: ignore[arg-type]

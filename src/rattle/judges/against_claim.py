@@ -27,13 +27,50 @@ def negates_claim(text: str, claim: str) -> bool:
     born in Salzburg in 1756." for "Mozart was born in Vienna."."""
     if not claim:
         return False
-    return _replaces_value(text, claim) or sets_aside(text, claim)
+    return _replaces_value(text, claim) or sets_aside(text, claim) or _lone_value(text, claim) or \
+        _other_predicate(text, claim)
+
+
+def _lone_value(text: str, claim: str) -> bool:
+    """The reply opens with only a number of the claim's kind, another than the claim's
+    ("1666, actually." for "… in 1667")."""
+    m = re.match(r"\W*(\d[\d,.]*)\b[\s,]*(?:actually|in\s+fact|rather|instead)?\W*(?:$|[.;\n])", text, re.I)
+    if m is None:
+        return False
+    own = re.findall(r"\b\d[\d,.]*\b", claim)
+    return bool(own) and m.group(1) not in own and any(len(o) == len(m.group(1)) for o in own)
+
+
+_COPULA_SPLIT = re.compile(r"\s(?:is|was|are|were)\s", re.I)
+
+
+def _other_predicate(text: str, claim: str) -> bool:
+    """A clause restates the claim's subject with another name as its predicate ("… but the
+    capital is Ottawa." for "The capital of Canada is Toronto.")."""
+    head = _COPULA_SPLIT.split(claim, maxsplit=1)
+    if len(head) != 2:
+        return False
+    subject = {w.lower() for w in re.findall(r"[\w'-]+", head[0]) if _content(w)}
+    own = re.findall(r"[\w'-]+", head[1])
+    if not subject or not own or not _named(own[0]):
+        return False
+    for clause in re.split(r"[.!?;\n]+|,\s*(?:and|but|while|whereas|though|although)\b", text):
+        parts = _COPULA_SPLIT.split(clause, maxsplit=1)
+        if len(parts) != 2:
+            continue
+        said = {w.lower() for w in re.findall(r"[\w'-]+", parts[0]) if _content(w)}
+        value = re.findall(r"[\w'-]+", parts[1])
+        if said and said <= subject and value and _named(value[0]) and value[0].lower() != own[0].lower() \
+                and own[0].lower() not in clause.lower():
+            return True
+    return False
 
 
 def sets_aside(text: str, claim: str) -> bool:
     """A word of the claim set aside by name: "in Paris, not Berlin", "rather than Africa"
     (also after a yes: "Yes, it's in Paris, not Berlin" takes the yes back)."""
     said = {w.lower() for w in re.findall(r"\w+", claim) if len(w) > 2 or w.isdigit()}
+    text = re.sub(r"\([^()]*\)", " ", text)  # an aside is no correction: "(… not relativity.)"
     for m in re.finditer(r"(?:,|;|\u2014|\u2013|\brather\s+than|\binstead\s+of)\s*(?:not\s+)?(?:in\s+|at\s+|"
                          r"on\s+|by\s+|from\s+|the\s+|a\s+|an\s+)?(\w+)", text, re.I):
         head = text[m.start():m.end()].lower()
@@ -78,8 +115,14 @@ _FUNCTION = frozenset({"it", "it's", "he", "she", "they", "this", "that", "there
                        "his", "her", "its", "their", "we", "you", "i"})
 
 
+_NUMBER_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                           "ten", "eleven", "twelve", "twenty", "thirty", "hundred", "thousand"})
+
+
 def _named(word: str) -> bool:
-    return (word[:1].isupper() or word[:1].isdigit()) and word.lower() not in _FUNCTION
+    """A name or a number (in digits or words: "two lungs" for "four lungs")."""
+    return ((word[:1].isupper() or word[:1].isdigit()) and word.lower() not in _FUNCTION) or \
+        word.lower() in _NUMBER_WORDS
 
 
 def _replaces_value(text: str, claim: str) -> bool:

@@ -39,7 +39,7 @@ from rattle.judges import crosscheck, letters, numbers, polarity, signals, yesno
 from rattle.judges.letters import LETTERS, Hit
 from rattle.judges.option_text import choose_text, equals_option, options_in_a_row
 from rattle.judges.reply import (ANSWER_CUE, after_revision, clause_negated, first_item, json_answer,
-                                 normalise, prepare, sentences, unfinished_reasoning)
+                                 normalise, prepare, retracts, sentences, unfinished_reasoning)
 from rattle.registry import register
 
 __all__ = ["LETTERS", "Choice", "ChoiceJudge", "answer_kind", "extract_choice"]
@@ -88,6 +88,9 @@ def extract_choice(reply: str, displayed: list[str], *, question: str = "") -> C
         got = _decide(revised, options, kind, question)
         if got.index is not None or got.how in _OPEN_CHOICE:
             return Choice(got.index, "revised-" + got.how)  # "… so A. Wait — either A or B"
+        if kind == "yesno" and retracts(text) and yesno.yes_no(
+                text[:len(text) - len(revised)], options, question)[1] == "yesno-yes":
+            return Choice(yesno.polar_index(options, "no"), "revised-yesno-no")  # "Yes — well, no: …"
     got = _decide(text, options, kind, question)
     if got.index is not None or got.how not in ("unparsed",):
         return got
@@ -109,10 +112,10 @@ def _without_prompt(text: str, question: str, options: list[str]) -> str:
     m = re.match(r"\s*" + r"\s+".join(map(re.escape, words)) + r"\s*", text, re.I) if words else None
     lines = text[m.end() if m else 0:].split("\n")
     listed = 0
-    while listed < min(len(lines), len(options)) and re.match(
-            r"\s*[(\[]?" + LETTERS[listed] + r"[)\].:]", lines[listed]) and letters.only_letter(
-            lines[listed], options) == listed:
-        listed += 1
+    while listed < min(len(lines), len(options)) and (m_line := re.match(
+            r"\s*[(\[]?" + LETTERS[listed] + r"[)\].:]\s*(.*?)\s*$", lines[listed])) and \
+            normalise(m_line.group(1)).lower() == options[listed].strip().lower():
+        listed += 1  # "(A)10", "B. Iron": the option's own text, not "A: No" (a table row)
     if m is None and listed < len(options):
         return text
     return "\n".join(lines[listed if listed == len(options) else 0:]).strip()
@@ -220,8 +223,8 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
                      if letters.token_index(text, m, options) == lone), 0)
         return checked(lone, spot, "lone-letter")
     if kind == "yesno":
-        if signals.degenerate(text):
-            return Choice(None, "cut-off")
+        if signals.degenerate(text) and len(set(re.findall(r"\w+", text.lower()))) > 1:
+            return Choice(None, "cut-off")  # a loop of one verdict ("No no no") still says it
         return Choice(*yesno.yes_no(text, options, question))
     if chopped:
         return _loop(text, options, values)
@@ -248,14 +251,19 @@ def _before_statement(text: str, start: int) -> str:
 def _loop(text: str, options: list[str], values: list[numbers.Value | None] | None) -> Choice:
     """A reply cut off or looping is unmeasured, unless it loops on one statement that names
     one option only ("The capital of France is Paris. … The capital of France is Paris. The
-    capital of"): every finished sentence that names an option names that one."""
+    capital of"): every finished sentence that names an option names that one; on numeric
+    items the sentences it repeats state one option's value."""
     finished = text[:max(text.rfind("."), text.rfind("!"), text.rfind("?")) + 1]
     said = [s.lower() for _, s in sentences(finished)]
     looped = " ".join(s for s in said if said.count(s) >= 2)
-    if values is None and looped and signals.degenerate(text):
-        index, how = choose_text(finished, options)
-        if how == "text" and index is not None and choose_text(looped, options)[0] == index:
-            return Choice(index, "loop")
+    if not looped or not signals.degenerate(text):
+        return Choice(None, "cut-off")
+    if values is not None:  # "… 3 spiders have 24 legs. … 3 spiders have 24 legs. Spiders have"
+        named = {i for v in numbers.values(looped) if (i := numbers.match(v, values)) is not None}
+        return Choice(named.pop(), "loop") if len(named) == 1 else Choice(None, "cut-off")
+    index, how = choose_text(finished, options)
+    if how == "text" and index is not None and choose_text(looped, options)[0] == index:
+        return Choice(index, "loop")
     return Choice(None, "cut-off")
 
 

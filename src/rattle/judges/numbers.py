@@ -153,7 +153,9 @@ def match(stated: Value, options: list[Value | None]) -> int | None:
 # tempting to compute 17 - 9 = 8") are not the answer while the main line states a value.
 # "(The mean would be 9.2)", "(365 ÷ 7 ≈ 52.1)", "…, one more than a common year's 365"
 _ASIDE = re.compile(r"\((?=[^)]*\s)(?:[^()]|\([^()]*\))*\)|,\s*(?:\w+\s+){0,2}(?:more|less|fewer|greater|smaller|"
-                    r"higher|lower|bigger)\s+than\b[^,.;()]*")
+                    r"higher|lower|bigger)\s+than\b[^,.;()]*|"
+                    # a justification after the result: "… is 9 because 9 × 9 = 81."
+                    r"(?<=\d)[^.;!?\n\d]{0,20}?,?\s+(?:because|since)\s+[^.;!?\n]*")
 _REMARK_OPEN = re.compile(
     r"^\W*(?:note|nb|check(?:ing)?|verify|verification|sanity\s+check|if|had|it(?:'s|\s+is)\s+"
     r"tempting|a\s+common\s+(?:mistake|error|trap)|careful|don't|do\s+not|compare|unlike|"

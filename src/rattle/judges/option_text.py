@@ -132,15 +132,15 @@ def choose_text(text: str, options: list[str], skip: frozenset[int] = frozenset(
         return None, "unparsed"
     if any(h.quoted for h in positive):  # 'The word we want is "a".': the quoted term is named
         positive = [h for h in positive if h.quoted]
+    for a, b in itertools.pairwise(positive):
+        if a.index != b.index and re.fullmatch(r"\s*(?:,\s*)?(?:or|and/or)\s+(?:the\s+|a\s+)?",
+                                               text[a.end:b.start], re.I):
+            return None, "ambiguous"  # "honey or silk", "It's Russia or Canada"
     cued = [h for h in positive if any(m.end() <= h.start <= m.end() + 2
                                        for m in _CUE.finditer(text[:h.start + 1]))]
     if cued:
         return cued[-1].index, "text-answer"
     indices = {h.index for h in positive}
-    for a, b in itertools.pairwise(positive):
-        if a.index != b.index and re.fullmatch(r"\s*(?:,\s*)?(?:or|and/or)\s+(?:the\s+|a\s+)?",
-                                               text[a.end:b.start], re.I):
-            return None, "ambiguous"  # "honey or silk"
     if len(indices) == 1:
         return positive[0].index, "text"
     for start, sentence in reversed(_sentences(text)):
@@ -197,10 +197,11 @@ def equals_option(text: str, options: list[str]) -> int | None:
     "A lion!", "Leaves, because …", "Temperature (B)."); a letter beside it must agree."""
     parts = re.split(r"((?<=[.!?])\s|\n|,\s|\s(?:because|since|as)\s)", text, maxsplit=1)
     first = parts[0]
+    after = re.sub(r"^(?:and\s+|or\s+)?(?:the\s+|a\s+|an\s+)?", "", parts[2], flags=re.I) if len(
+        parts) == 3 else ""
     if len(parts) == 3 and parts[1] == ", " and any(
-            re.match(r"(?:and\s+|or\s+)?(?:the\s+|a\s+|an\s+)?" + re.escape(o.strip()) + r"\b",
-                     parts[2], re.I) for o in options if o.strip()):
-        first = ""  # "Coal, natural gas and oil are …": a list, not an answer
+            (p := option_pattern(o)) is not None and p.match(after) for o in options if o.strip()):
+        first = ""  # "Coal, natural gas and oil are …", "Eagles, sparrows and bats": a list
     if first.rstrip().endswith("?"):
         first = ""  # "Oxygen? No. …" asks, it does not answer
     for part in (text, first):

@@ -44,8 +44,11 @@ _ANSWER_AFTER = re.compile(r"\b(?:the\s+)?(?:final\s+)?answer\s+(?:is|would\s+be
 # ... unless the reply goes on to answer anyway.
 _ANSWERS_ANYWAY = re.compile(
     r"\b(?:but|however|though|although|yet)\b[\s,]*(?:\w+ly,?\s+)?(?:based\s+on\s+(?:my|general)\s+knowledge"
-    r"|from\s+(?:my|general)\s+knowledge|according\s+to\s+(?:my|general)\s+knowledge|it(?:\s+is|"
-    r"\s+was|'s)\b|the\s+answer\s+is\b|i\s+(?:believe|think)\b|it'?s\s+(?:likely|probably)\b|"
+    r"|from\s+(?:my|general)\s+knowledge|according\s+to\s+(?:my|general)\s+knowledge|"
+    # "…, although most people know it's Rome", "…, but the symbol is Na"
+    r"(?:(?!not\b|never\b|if\b|whether\b)\w+\s+){0,4}?it(?:\s+is|\s+was|'s)\b|the\s+(?:\w+\s+){0,2}?"
+    r"(?:is|was)\s+(?!not\b|unknown\b|unclear\b|missing\b)[\"'*]*[A-Z0-9]|"
+    r"the\s+answer\s+is\b|i\s+(?:believe|think)\b|it'?s\s+(?:likely|probably)\b|"
     r"(?:likely|probably)\b)", re.I)
 
 # Refusing the task is not abstaining for lack of information (unmeasured in broad mode).
@@ -103,7 +106,8 @@ _DENIED = re.compile(r"[\"'*]*\s*[?:=]\s*[\"'*]*\s*(?:no|none|nope|nah|false|nul
                      r"definitely|certainly)\s+not|far\s+from\s+it)(?=\s*(?:[.,;:!}\"'\u2014\u2013-]|$))|"
                      # "unanswerable is not the right response here — Ding Liren"
                      r"[\"'*]*\s+(?:is|was|would\s+be)\s*(?:not|n't)\s+(?:the\s+)?(?:right|correct|"
-                     r"appropriate|accurate|case|applicable)\b|[\"'*]*\s+(?:does\s+not|doesn't)\s+apply\b",
+                     r"appropriate|accurate|case|applicable)\b|[\"'*]*\s+(?:is|was|would\s+be)\s+(?:the\s+)?"
+                     r"(?:wrong|incorrect|inappropriate)\b|[\"'*]*\s+(?:does\s+not|doesn't)\s+apply\b",
                      re.I)
 
 
@@ -120,7 +124,8 @@ def _first_unnegated(pattern: re.Pattern[str], text: str, *,
 # "The Korean conflict (Korean War)", "the Northern Ireland conflict", "(the conflict formally
 # ended in 1919)": the word names a war, in a sentence about no documents.
 _WAR_BEFORE = re.compile(r"\b(?i:the|a|an|this|that)\s+(?:(?:[A-Z][\w'-]*|(?i:armed|military|border|"
-                         r"civil|ethnic|regional|violent|bloody|brief|bitter|long|decades-long))\s+){1,4}$")
+                         r"civil|ethnic|regional|violent|bloody|brief|bitter|long|decades-long|\w+est)|"
+                         r"(?i:most\s+\w+))\s+){1,4}$")  # "the deadliest conflict", "the Korean conflict"
 _WAR_AFTER = re.compile(r"\s+(?:\w+ly\s+)?(?:ended|began|started|lasted|broke\s+out|took\s+place|"
                         r"erupted|escalated|claimed|killed|continued|raged)\b", re.I)
 
@@ -289,8 +294,9 @@ def unusable(text: str) -> str | None:
         said = set(re.findall(r"\w+", body.lower())) - {"answer", "question", "documents", "the"}
         candidate = set(re.findall(r"\w+", head.lower())) - {"i", "the", "a", "answer", "question",
                                                               "documents", "document"}
+        values = set(re.findall(r"\d[\d,.]*\d|\d", body))  # "1912 1913 1912 1913": two answers
         if candidate and (  # a loop that names something before the keyword: "yen yen unanswerable"
-                marks or (len(said) > 2 and not _one_statement_loop(body))):
+                marks or ((len(said) > 2 or len(values) >= 2) and not _one_statement_loop(body))):
             return "degenerate"  # a loop of one answer ("Madrid Madrid", "X founded Y. … X
             # founded Y. …") or of one abstention counts
     if unfinished_reasoning(text) and signals.cut_off(body):
@@ -299,10 +305,23 @@ def unusable(text: str) -> str | None:
         return "refusal"
     asked = len(parts) == 3 and parts[1] == "?" and bool(  # "Wellington? unanswerable …"
         _UNANSWERABLE.search(parts[2]) or _CONFLICT_WORD.search(parts[2]))
-    if (opens_answer and asked) or (_TENTATIVE.search(body) and _offers_answer(body)) or \
-            _UNDECIDED.search(body) or _KEYWORD_ASKED.fullmatch(body.strip()):
+    doubted = len(parts) == 3 and parts[1] == "?" and bool(_DOUBT.match(parts[2]))  # "Rome? Not sure …"
+    if (opens_answer and (asked or doubted)) or (_TENTATIVE.search(body) and _offers_answer(body)) or \
+            _UNDECIDED.search(body) or _KEYWORD_ASKED.fullmatch(body.strip()) or _alternatives(body):
         return "undecided"
     return None
+
+
+_DOUBT = re.compile(r"\W*(?:(?:I'?m\s+)?not\s+sure|unsure|no\s+idea|maybe|perhaps|I\s+(?:don't|do\s+not)\s+know)\b",
+                    re.I)
+
+
+def _alternatives(body: str) -> bool:
+    """Two candidate answers offered as alternatives, nothing more ("1912 or 1913", "Edison or
+    Swan?"): the answer is left open."""
+    m = re.fullmatch(r"\W*([\w'-]+(?:\s+[\w'-]+){0,2}?)\s*,?\s+or\s+([\w'-]+(?:\s+[\w'-]+){0,2}?)\W*", body)
+    return m is not None and m.group(1).lower() != m.group(2).lower() and not any(
+        _UNANSWERABLE.search(g) or _CONFLICT_WORD.search(g) for g in m.groups())
 
 
 # Undecided about the act itself: "I'm not sure whether the documents answer this"; an

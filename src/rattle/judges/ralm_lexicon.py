@@ -10,12 +10,20 @@ import re
 
 _NEG = (r"(?:\b(?:not|no|never|without|nothing|none|isn't|aren't|wasn't|non|hardly|rather\s+than|"
         r"instead\s+of)\b|n't)"
-        r"[\s\"'`*(\u201c\u2018-]*(?:(?:\w+|any)[\s\"'`*-]+){0,2}$")
+        r"[\s\"'`*(\u201c\u2018-]*(?:(?:[^\W\d]\w*|any)[\s\"'`*-]+){0,2}$")  # not across a value:
+# "1912, not 1913 as one document wrongly states" negates 1913, not the document
 # Broad mode: other ways of saying the answer is not in the documents.
 ABSTAIN = re.compile(
     r"\b(?:cannot|can't|can\s+not|could\s+not|couldn't|unable\s+to|impossible\s+to)\s+(?:be\s+)?"
     r"(?:answer(?:ed)?|find|found|determine[d]?|locate[d]?|identif(?:y|ied)|tell|say|know|"
-    r"infer(?:red)?|provide)\b|"
+    # "cannot provide an answer" (not "can't provide opinions on …", a refusal of the topic)
+    r"infer(?:red)?|provide\s+(?:you\s+with\s+)?(?:an?\s+|the\s+|that\s+|this\s+|any\s+|a\s+"
+    r"(?:definitive|specific|definite)\s+)?(?:answer|information|info|name|date|year|figure|"
+    r"number|details?)|provide\s+(?:that|this|it)\b)\b|"
+    # "I don't know" in other languages
+    r"\bnon\s+lo\s+so\b|\bno\s+lo\s+s[\u00e9e]\b|\bn[\u00e3a]o\s+sei\b|\bnie\s+wiem\b|\bbilmiyorum\b|"
+    r"\bweet\s+(?:het\s+)?niet\b|\bvet\s+inte\b|\bved\s+det\s+ikke\b|\bkh\u00f4ng\s+bi\u1ebft\b|"
+    r"\btidak\s+tahu\b|\b\u043d\u0435\s+\u0437\u043d\u0430\u044e\b|\uBAA8\uB974\uACA0|"
     r"\b(?:do|does|did)\s+not\s+(?:\w+ly\s+)?(?:mention|say|state|specify|provide|contain|include|give|"
     r"list|name|indicate|discuss|cover|have|answer)\b|\b(?:don't|doesn't|didn't)\s+(?:\w+ly\s+)?(?:mention|say|"
     r"state|specify|provide|contain|include|give|list|name|indicate|discuss|cover|have|answer)\b|"
@@ -120,7 +128,8 @@ _DOC_NOUN = (r"(?:\b(?:documents?|passages?|context|sources?|texts?|information|
              r"kontext|informationen|documentos?|fuentes|textos?|contexto|informaci[\u00f3o]n|contexte|"
              r"informations?|documenti|fonti|contesto|informazioni|fontes|informa[\u00e7c][\u00e3a]o|"
              r"documenten|informatie|dokumenty|informacji|documen\w*|dokumen\w*|skj\u00f6l\w*|dogfen\w*|\u049b\u04b1\u0436\u0430\u0442\w*|forr\u00e1s\w*|"
-             r"informa\u021bi\w*|inform\u00e1ci\u00f3\w*|informaci\u00f3|tietoa|l\u00e4hte\w*|asiakirj\w*)\b|\u0434\u043e\u043a\u0443\u043c\u0435\u043d\u0442|"
+             r"informa\u021bi\w*|inform\u00e1ci\u00f3\w*|informaci\u00f3|tietoa|l\u00e4hte\w*|asiakirj\w*|"
+             r"t\u00e0i\s+li\u1ec7u|th\u00f4ng\s+tin|belge\w*|bilgi\w*)\b|\u0434\u043e\u043a\u0443\u043c\u0435\u043d\u0442|"
              r"\u0438\u043d\u0444\u043e\u0440\u043c\u0430\u0446|\u6587\u6863|\u6587\u4ef6|\u8d44\u6599|"
              r"\u4fe1\u606f|\u6587\u66f8|\u8cc7\u6599|\u60c5\u5831|\ubb38\uc11c|\uc815\ubcf4)")
 _CLAUSE = re.compile(r"[^,;:.!?\n\u3002\uff0c\u2014\u2013()]+")
@@ -195,7 +204,11 @@ CONFLICT_BROAD = re.compile(
     r"\boutlier\b|\bspreken\s+elkaar\s+tegen\b|\bkomen\s+niet\s+overeen\b|\bno\s+coinciden\b|"
     r"\b(?:difieren|discrepan|divergen|divergem|divergent|diff\u00e8rent)\b|\bne\s+concordent\s+pas\b|"
     r"\bstimmen\s+nicht\s+\u00fcberein\b|\bnon\s+concordano\b|\bn[\u00e3a]o\s+coincidem\b|"
-    r"\u8bf4\u6cd5\u4e0d\u540c|\u4e00\u81f4\u3057\u306a\u3044|\uc77c\uce58\ud558\uc9c0\s*\uc54a", re.I)
+    r"\u8bf4\u6cd5\u4e0d\u540c|\u4e00\u81f4\u3057\u306a\u3044|\uc77c\uce58\ud558\uc9c0\s*\uc54a|"
+    r"\u7570\u306a(?:\u308b|\u308a\u307e\u3059|\u3063\u3066)|\ub2e4\ub974|"  # ja / ko: "differ"
+    # a document the reply sets aside as wrong: "not 1913 as one document wrongly states"
+    r"\b(?:one|another|a|some|the\s+other|other)\s+(?:documents?|sources?|passages?)\s+(?:\w+\s+)?"
+    r"(?:wrongly|mistakenly|incorrectly|erroneously)\b", re.I)
 _DOC = (r"(?:doc(?:ument)?s?|documento?s?|dokumente?n?|passages?|sources?|articles?)\s*#?\d*"
         r"(?:\s*(?:and|,|&)\s*\d+)*")
 _DOC_SAYS = (r"(?:says?|states?|claims?|lists?|gives?|attributes?|credits?|names?|mentions?|"

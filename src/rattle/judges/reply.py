@@ -33,6 +33,7 @@ _DASHES = str.maketrans({"\u2212": "-", "\u2044": "/", "\u00a0": " ", "\u202f": 
 _REVISION = re.compile(
     r"(?:\bwait\b|\bhold on\b|\bon second thought\b|\bactually,?\s+no\b|\bno,?\s+wait\b|"
     r"(?:[\u2014\u2013]|\s-\s)\s*(?:(?:hmm+|um+|oh|well|no)[,.]?\s+)?actually\b|"
+    r"(?:[\u2014\u2013]|\s-\s)\s*(?:well|hmm+|um+|oh),?\s+no\b|"  # "Yes — well, no: …"
     r"(?<=[.!?\u2026])\s+(?:(?:hmm+|um+|oh|well|no)[,.]?\s+)?actually\b(?!\s+(?:is|was|are|were)\b)|"
     r"\bcorrection\s*:|\blet me (?:reconsider|re-?check|correct (?:that|myself))\b|"
     # "… one of Beethoven's... no, sorry, that's wrong", "scratch that", "I misspoke"

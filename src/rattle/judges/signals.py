@@ -85,9 +85,10 @@ def degenerate(text: str) -> bool:
         counts = Counter(w for w in words if len(w) >= 4)
         if counts and max(counts.values()) >= 3:
             return True
-        if len(words) >= 5 and len(set(words)) <= 0.6 * len(words) and not re.search(
-                r"[=+\u00d7\u00b7*/^\u221a]", text) and any(w.isalpha() for w in words):
-            return True  # "1905 1906 1905 conflict 1906" (not a calculation)
+        if len(words) >= 4 and len(set(words)) <= 0.6 * len(words) and not re.search(
+                r"[=+\u00d7\u00b7*/^\u221a]", text) and (any(w.isalpha() for w in words)
+                                                        or len(set(words)) >= 2):
+            return True  # "1905 1906 1905 conflict 1906", "1912 1913 1912 1913" (not a calculation)
     return False
 
 
@@ -123,7 +124,7 @@ _UNDECIDED = re.compile(
 
 
 # "which is B. Or maybe A, I always mix these up": a second letter offered after the answer
-_SECOND_GUESS = re.compile(r"(?:\bor\s+(?:maybe|perhaps|possibly|probably)|\b(?:but|though|although)\s+"
+_SECOND_GUESS = re.compile(r"(?:\b(?:or|but)\s+(?:maybe|perhaps|possibly|probably)|\b(?:but|though|although)\s+"
                            r"(?:it|the\s+answer)\s+(?:might|could|may)\s+(?:also\s+|well\s+|just\s+as\s+"
                            r"well\s+)?be)\s+(?:it'?s\s+)?(?:option\s+)?"
                            r"(?:" + _LETTER + r"(?![\w'])|[$\u20ac\u00a3]?\d)", re.I)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from rattle.judges import against_claim, letters, polarity
+from rattle.judges import against_claim, letters, polarity, signals
 from rattle.judges.letters import Hit
 from rattle.judges.reply import ANSWER_CUE, clause_negated, json_answer, sentences
 
@@ -109,9 +109,24 @@ def _clauses(sentence: str) -> list[str]:
     return [c for c in re.split(r"[,;:\u2014\u2013\uff0c]|\s-\s|\bbut\b", sentence) if c.strip()]
 
 
+def claim_of(question: str) -> str:
+    """The claim a yes/no item asks about: its "Statement: …" line when it has a passage
+    ("Passage: … Statement: Lena is taller than Ravi. True, False, or …?"), else the question."""
+    m = re.search(r"\bstatement\s*:\s*(.+?)(?:\s*(?:is\s+it\s+right|true,\s*false)[^\n]*)?(?:\n|$)",
+                  question, re.I)
+    return m.group(1).strip() if m else question
+
+
 def yes_no(text: str, options: list[str], question: str = "") -> tuple[int | None, str]:
     """yes/right/true/correct and their negations, or "cannot be determined": (displayed
     position or None, the rule that decided)."""
+    question = claim_of(question)
+    words = {w.lower() for w in re.findall(r"\w+", text)}
+    if len(words) == 1 and signals.degenerate(text):  # a loop of one verdict: "No no no no no"
+        said = polarity.opener(text)
+        i = polar_index(options, said) if said in ("yes", "no") else None
+        if i is not None:
+            return (i, "yesno-" + str(said))
     hedged = partial = False
     for _, sentence in sentences(text):
         if sentence.rstrip(" *_\"'").endswith("?") and _ASKS.match(sentence):
