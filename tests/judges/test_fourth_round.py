@@ -221,3 +221,43 @@ def test_verdict_round_13(reply: str, claim: str, expected: bool) -> None:
 ])
 def test_ralm_round_13(reply: str, prompt: str, label: str | None) -> None:
     assert classify_reply(reply, prompt=prompt, mode="broad") == label  # type: ignore[arg-type]
+
+
+def test_round_14_choice_families() -> None:
+    # another letter offered as a possibility leaves the choice open
+    assert extract_choice("Probably B, though C could be argued too.", FRUIT).how == "hedge"
+    # a label right after a sentence that restates the question with another option
+    q = "Which fruit is yellow when ripe?"
+    assert extract_choice("Bananas are yellow when ripe. Answer: A", FRUIT, question=q).how == \
+        "conflicting"
+    assert extract_choice("Bananas are yellow when ripe. Answer: B", FRUIT, question=q).index == 1
+    assert extract_choice("Apples are wrong here. Answer: C", FRUIT, question=q).index == 2
+    # an amount of money is no percentage
+    pct = ["10%", "20%", "30%", "40%"]
+    assert extract_choice("$20 off", pct, question="What is the discount?").how == "not-an-option"
+    assert extract_choice("20% off", pct, question="What is the discount?").index == 1
+    # "I can't answer that" refuses; it does not say the answer cannot be determined
+    assert extract_choice("I'm sorry, I can't answer that.", TF).index is None
+    assert extract_choice("It cannot be answered from the passage.", TF).index == 0
+    # a number replaced before the claim's own noun
+    got = extract_choice("Not exactly — a spider has eight legs.", TF,
+                         question="Is it right that a spider has six legs?")
+    assert (got.index, got.how) == (2, "yesno-correction")
+
+
+@pytest.mark.parametrize(("reply", "claim", "expected"), [
+    ("I don't think that's wrong.", "Oslo is in Norway.", True),
+    ("I don't think that's true.", "Oslo is in Sweden.", False),
+])
+def test_verdict_round_14(reply: str, claim: str, expected: bool) -> None:
+    assert verdict(reply, claim=claim) is expected
+
+
+@pytest.mark.parametrize(("reply", "prompt", "label"), [
+    ("The passages are all about Oslo, not Bergen.", "unans", "abstain"),
+    ("Though no passage says so outright, the painter is Munch.", "unans", "answer"),
+    ("Munch? The documents don't say.", "unans", None),
+    ("The Hatfield–McCoy conflict began over a pig. Hatfield.", "conflict", "answer"),
+])
+def test_ralm_round_14(reply: str, prompt: str, label: str | None) -> None:
+    assert classify_reply(reply, prompt=prompt, mode="broad") == label  # type: ignore[arg-type]

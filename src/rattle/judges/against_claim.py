@@ -119,6 +119,10 @@ _NUMBER_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven"
                            "ten", "eleven", "twelve", "twenty", "thirty", "hundred", "thousand"})
 
 
+def _number(word: str) -> bool:
+    return word[:1].isdigit() or word.lower() in _NUMBER_WORDS
+
+
 def _named(word: str) -> bool:
     """A name or a number (in digits or words: "two lungs" for "four lungs")."""
     return ((word[:1].isupper() or word[:1].isdigit()) and word.lower() not in _FUNCTION) or \
@@ -133,6 +137,7 @@ def _replaces_value(text: str, claim: str) -> bool:
     in Vienna"), or it negates a word of the claim ("Zero is neither positive nor negative")."""
     said = re.findall(r"[\w'-]+", claim)
     low = [w.lower() for w in said]
+    everywhere = {w.lower() for w in re.findall(r"[\w'-]+", text)}
     for clause in re.split(r"[.!?;\n]+|,\s*(?:and|but|while|whereas|though|although|despite|even\s+though)\b",
                            text):
         # adverbs the reply adds do not break a run: "Venus is actually the hottest planet"
@@ -145,9 +150,11 @@ def _replaces_value(text: str, claim: str) -> bool:
             # "… is not visible from space")
         shares = {w for w in mine if w in low and _content(w)}
         pronoun = bool(mine) and mine[0] in ("it", "it's", "he", "she", "they", "he's", "she's")
-        for i, j, k in _runs(low, mine, shortest=1 if pronoun else 2):
-            if k == 1 and low[i] not in _PREPOSITIONS:
-                continue
+        for i, j, k in _runs(low, mine, shortest=1):
+            counted = i > 0 and j > 0 and _number(low[i - 1]) and _number(mine[j - 1]) and \
+                low[i].isalpha() and low[i - 1] not in everywhere  # "two lungs" for "three lungs"
+            if k == 1 and not (pronoun and low[i] in _PREPOSITIONS) and not counted:
+                continue  # one word alike: only "in Africa" after a pronoun, or "two lungs"
             if k > 1 and not any(_content(w) for w in low[i:i + k]) and not shares - set(low[i:i + k]):
                 continue  # "in the" alone, about nothing else the claim names
             sides = [(i - 1, j - 1), (i + k, j + k)]

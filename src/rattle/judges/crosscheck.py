@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from rattle.judges import numbers, polarity
-from rattle.judges.option_text import option_pattern
+from rattle.judges.option_text import occurrences, option_pattern
 from rattle.judges.reply import clause_before, negated_before, sentences
 
 _TOKEN_AT = re.compile(r"[ \t*_]*(?:option[ \t]+|choice[ \t]+)?[\(\[]?[ \t]*[A-Za-z][ \t]*[\)\]]?",
@@ -118,6 +118,8 @@ def disagrees(text: str, start: int, index: int, options: list[str], *, question
             return True
     if values is not None and _computed_before(text, start, index, values, numbers.asked(question)):
         return True
+    if values is None and _restated_before(text, start, index, options, question):
+        return True
     said = polarity.opener(sentence)  # "Yes, (A)." where (A) is False
     polar = _YES_NO.get(options[index].strip().lower().rstrip("."))
     return (polar is not None and said in ("yes", "no") and said != polar) or opens_otherwise(
@@ -137,16 +139,39 @@ def opens_otherwise(text: str, index: int, options: list[str]) -> bool:
     return said in ("yes", "no") and said != polar
 
 
+def _label_only(head: str) -> tuple[int, bool]:
+    """Where the letter's own sentence starts in ``head`` (the text before the letter), and
+    whether that sentence is no more than a label ("Answer:", "So")."""
+    cut = max(head.rfind("\n"), *(m.end() for m in re.finditer(r"[.!?](?=\s)", head)), -1)
+    own = head[cut + 1:]
+    return cut, not own.strip(" \t*_#") or bool(re.fullmatch(
+        r"\s*[*_#]*\s*(?:(?:the\s+)?(?:final\s+)?answer|so|thus|therefore|hence)\b[^.!?\n]*", own, re.I))
+
+
+def _restated_before(text: str, start: int, index: int, options: list[str], question: str) -> bool:
+    """The sentence right before a bare label restates the question with another option
+    ("Van Gogh painted The Starry Night. Answer: A" where (A) is Monet)."""
+    cut, label = _label_only(text[:start])
+    before = sentences(text[:cut + 1])
+    if not label or not before or not question:
+        return False
+    last = before[-1][1]
+    hits = occurrences(last, options)
+    named = {h.index for h in hits}
+    if len(named) != 1 or any(h.negated for h in hits) or re.search(
+            r"\b(?:not|never|no|wrong|incorrect|false|out)\b|n't\b", last, re.I):
+        return False
+    return named != {index} and len(_stems(last) & _stems(question)) >= 2
+
+
 def _computed_before(text: str, start: int, index: int, values: list[numbers.Value | None],
                      asked: set[str]) -> bool:
     """The sentence right before the letter's states a computed result that is another
     option ("6 × 7 = 42. Answer: A" where (A) is 36); a value of another unknown than the one
     the question asks for is no result ("Then y = 10 - 7 = 3." for "What is x?")."""
     head = text[:start]
-    cut = max(head.rfind("\n"), *(m.end() for m in re.finditer(r"[.!?](?=\s)", head)), -1)
-    if head[cut + 1:].strip(" \t*_#") and not re.fullmatch(
-            r"\s*[*_#]*\s*(?:(?:the\s+)?(?:final\s+)?answer|so|thus|therefore|hence)\b[^.!?\n]*",
-            head[cut + 1:], re.I):
+    cut, label = _label_only(head)
+    if not label:
         return False  # the letter's own sentence says more than a label
     before = [s for _, s in sentences(re.sub(r"\([^()]*\)", " ", head[:cut + 1]))]
     if not before:

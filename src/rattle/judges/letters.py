@@ -227,9 +227,10 @@ def statements(text: str, options: list[str]) -> list[Hit]:
             i = token_index(text, m, options)
             if i is None:
                 continue
-            start, _ = _token_span(m)
-            if clause_negated(text, start) or negated_before(text, start):
-                continue
+            start, end = _token_span(m)
+            if clause_negated(text, start) or negated_before(text, start) or re.match(
+                    r"[)\]]?\s+(?:could|might|may)\b", text[end:]):
+                continue  # "… so C could be argued too" offers C, it does not choose it
             ambiguous = bool(_AMBIGUOUS.match(text, m.end())) or bool(
                 _EITHER.search(text[max(0, start - 12):start]))
             hits.append(Hit(i, start, tier, how, ambiguous))

@@ -10,6 +10,7 @@ percentage of it ("26%" -> "0.26"). Number words count where the reply writes no
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -44,6 +45,7 @@ class Value:
     start: int
     end: int
     form: str = ""  # as written, digits only ("1/4", "25/100", "-7"): "1/4" is not "25/100"
+    money: bool = False  # written with a currency: "$20" is no "20%"
 
 
 def _to_value(m: re.Match[str]) -> Value | None:
@@ -63,7 +65,8 @@ def _to_value(m: re.Match[str]) -> Value | None:
         value, decimals = value / 100, decimals + 2
     form = (("-" if m.group("sign") else "") + (m.group("whole") + " " if m.group("whole") else "")
             + num + ("/" + m.group("den") if m.group("den") else ""))
-    return Value(value, bool(m.group("pct")), decimals, m.start(), m.end(), form)
+    money = bool(re.search(_CURRENCY, m.group(0))) or bool(re.match(r"\s?[\u20ac$\u00a3\u20b9]", m.string[m.end():]))
+    return Value(value, bool(m.group("pct")), decimals, m.start(), m.end(), form, money)
 
 
 def _word_value(m: re.Match[str]) -> Value | None:
@@ -129,8 +132,9 @@ def _same(a: float, b: float) -> bool:
 
 def match(stated: Value, options: list[Value | None]) -> int | None:
     """The one option whose value the stated value is (None: none or several)."""
-    def find(test: object) -> list[int]:
-        return [i for i, o in enumerate(options) if o is not None and test(o)]  # type: ignore[operator]
+    def find(test: object) -> list[int]:  # an amount of money is never a percentage, nor back
+        return [i for i, o in enumerate(options) if o is not None and not (
+            (stated.money and o.percent) or (stated.percent and o.money)) and test(o)]  # type: ignore[operator]
 
     exact = find(lambda o: _same(stated.value, o.value))
     if not exact:  # "0.375" is "37.5%" before it rounds to "0.38"
@@ -172,7 +176,7 @@ _CLAUSE_END = re.compile(r"[\u2014\u2013;(]|(?<!\d)\s-\s(?!\d)|\bbut\b|\bnot\b|n
 def _kept(text: str, start: int, found: list[Value]) -> list[Value]:
     from rattle.judges.reply import negated_before
 
-    return [Value(v.value, v.percent, v.decimals, v.start + start, v.end + start, v.form)
+    return [dataclasses.replace(v, start=v.start + start, end=v.end + start)
             for v in found if not negated_before(text, v.start + start, words=2)]
 
 

@@ -153,6 +153,9 @@ _YES = re.compile(
     r"(?:totally|completely|absolutely|entirely|quite|perfectly|100%|dead)\s+(?:right|correct|true|"
     r"accurate)|spot-on|"
     r"(?:it|that|this)(?:'s|\s+is)\s+(?:not|never)\s+(?:wrong|false|incorrect|inaccurate)|"
+    # "I don't think that's wrong": the error denied
+    r"i\s+(?:don'?t|do\s+not)\s+(?:think|believe)\s+(?:that'?s|that\s+is|it'?s|it\s+is|this\s+is)\s+"
+    r"(?:wrong|false|incorrect|inaccurate|untrue|a\s+myth|a\s+mistake)|"
     # "No question about it — …", "No doubt.", "Without a doubt"
     r"no\s+(?:doubt|question)(?:\s+about\s+it)?(?=\s*(?:[,.!;:\u2014\u2013-]|$))|without\s+(?:a|any)\s+"
     r"doubt|undoubtedly|unquestionably)"
@@ -224,7 +227,7 @@ _UNDETERMINED = re.compile(
     r"\uc54c\s*\uc218\s*\uc5c6|"
     r"\b(?:cannot|can't|can\s+not|unable\s+to|impossible\s+to|not\s+possible\s+to|no\s+way\s+"
     r"(?:to|of))\s+(?:be\s+)?(?:determine[sd]?|tell|told|say|know|known|knowing|decide[sd]?|"
-    r"verify|verified|conclude[sd]?|confirm(?:ed)?|answer(?:ed)?)\b|"
+    r"verify|verified|conclude[sd]?|confirm(?:ed)?|be\s+answered)\b|"  # "I can't answer that" refuses
     r"\b(?:not|isn't|is\s+not|no|insufficient|lack\s+of|not\s+sufficient|without\s+(?:enough|"
     r"sufficient))\s+(?:enough\s+|sufficient\s+)?(?:information|info|evidence|context|details|"
     r"data)\b|\bundetermin\w*|\bindetermin\w*|\bunknown\b|\bunclear\b|\buncertain\b|\bunable\s+to\s+"

@@ -35,9 +35,6 @@ MODES: tuple[Mode, ...] = ("paper", "broad")
 # Paper strings (Table 9 prompts): 'unanswerable', 'conflict'.
 _UNANSWERABLE = re.compile(r"\bun-?answerable\b", re.I)
 _CONFLICT_WORD = re.compile(r"\bconflict(?:s|ing|ed)?\b|\bconflict-free\b", re.I)
-# "Although the documents don't say it directly, it was Isaac Newton."
-_CONCESSIVE_ANSWER = re.compile(r"^\W*(?:although|though|even\s+though|while|even\s+if)\b[^.]*?,\s*"
-                                r"(?:it(?:'s|\s+is|\s+was)|the\s+answer\s+is|this\s+is|that\s+is)\b", re.I)
 # An answer stated after the abstention word ("Unanswerable questions aside, the answer is X").
 _ANSWER_AFTER = re.compile(r"\b(?:the\s+)?(?:final\s+)?answer\s+(?:is|would\s+be|[:=])\s*(?!(?:not|"
                            r"unanswerable|unknown|none|unclear|that|n/?a)\b)[\"'*]*\w", re.I)
@@ -123,7 +120,7 @@ def _first_unnegated(pattern: re.Pattern[str], text: str, *,
 
 # "The Korean conflict (Korean War)", "the Northern Ireland conflict", "(the conflict formally
 # ended in 1919)": the word names a war, in a sentence about no documents.
-_WAR_BEFORE = re.compile(r"\b(?i:the|a|an|this|that)\s+(?:(?:[A-Z][\w'-]*|(?i:armed|military|border|"
+_WAR_BEFORE = re.compile(r"\b(?i:the|a|an|this|that)\s+(?:(?:[A-Z][\w'\u2013-]*|(?i:armed|military|border|"
                          r"civil|ethnic|regional|violent|bloody|brief|bitter|long|decades-long|\w+est)|"
                          r"(?i:most\s+\w+))\s+){1,4}$")  # "the deadliest conflict", "the Korean conflict"
 _WAR_AFTER = re.compile(r"\s+(?:\w+ly\s+)?(?:ended|began|started|lasted|broke\s+out|took\s+place|"
@@ -186,7 +183,7 @@ def detect_unanswerable(text: str, *, mode: Mode = "paper") -> Detection:
         m = lex.negated_documents(body)
     if m is None:
         return Detection(False, "no abstention")
-    if _CONCESSIVE_ANSWER.search(body):
+    if _set_aside(body, m):  # "Although the documents never state it, the novel is by Austen."
         return Detection(False, "abstains, then answers")
     if _ANSWERS_ANYWAY.search(body, m.end()):
         return Detection(False, "abstains, then answers")
@@ -210,9 +207,10 @@ _NOT_ASSERTED = re.compile(r"^\W*(?:although|though|even\s+though|while|whereas|
 
 
 def _set_aside(body: str, word: re.Match[str]) -> bool:
-    """Is the keyword inside a clause the reply does not assert, and does the reply then go on
-    with a main clause that is no abstention ("…, Document 4 names the champion: X")?"""
-    head = re.split(r"[.!?\n]", body[:word.start()])[-1]
+    """Is the keyword or abstention phrase inside a clause the reply does not assert, and does
+    the reply then go on with a main clause that is no abstention ("…, Document 4 names the
+    champion: X", "Although the documents never state it, the novel is by Jane Austen")?"""
+    head = re.split(r"[.!?\n]", body[:word.start()])[-1] + word.group(0)
     turn = re.search(r"[,;:\u2014\u2013]|\bbut\b", body[word.end():])
     if not _NOT_ASSERTED.search(head) or turn is None:
         return False
@@ -305,7 +303,8 @@ def unusable(text: str) -> str | None:
         return "refusal"
     asked = len(parts) == 3 and parts[1] == "?" and bool(  # "Wellington? unanswerable …"
         _UNANSWERABLE.search(parts[2]) or _CONFLICT_WORD.search(parts[2]))
-    doubted = len(parts) == 3 and parts[1] == "?" and bool(_DOUBT.match(parts[2]))  # "Rome? Not sure …"
+    doubted = len(parts) == 3 and parts[1] == "?" and bool(  # "Rome? Not sure …", "Austen? The
+        _DOUBT.match(parts[2]) or lex.ABSTAIN.search(parts[2]))  # documents don't say."
     if (opens_answer and (asked or doubted)) or (_TENTATIVE.search(body) and _offers_answer(body)) or \
             _UNDECIDED.search(body) or _KEYWORD_ASKED.fullmatch(body.strip()) or _alternatives(body):
         return "undecided"

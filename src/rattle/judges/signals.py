@@ -130,10 +130,15 @@ _SECOND_GUESS = re.compile(r"(?:\b(?:or|but)\s+(?:maybe|perhaps|possibly|probabl
                            r"(?:" + _LETTER + r"(?![\w'])|[$\u20ac\u00a3]?\d)", re.I)
 
 
+# "… so C could be argued too", "B might also work": another letter offered as a possibility
+_POSSIBLE = re.compile(r"(?<![\w'])" + _LETTER + r"\s+(?:could|might|may)\s+(?:also\s+|well\s+)?(?:be\s+"
+                       r"(?:argued|defended|right|correct|valid|justified)|work|fit)\b")
+
+
 def second_guess(text: str) -> bool:
     """After its answer the reply offers another letter or value as a possibility ("… B. Or
-    maybe A", "81, or maybe 90")."""
-    return bool(_SECOND_GUESS.search(text))
+    maybe A", "81, or maybe 90", "so C could be argued too")."""
+    return bool(_SECOND_GUESS.search(text) or _POSSIBLE.search(text))
 
 
 def undecided(text: str) -> bool:
