@@ -261,3 +261,52 @@ def test_verdict_round_14(reply: str, claim: str, expected: bool) -> None:
 ])
 def test_ralm_round_14(reply: str, prompt: str, label: str | None) -> None:
     assert classify_reply(reply, prompt=prompt, mode="broad") == label  # type: ignore[arg-type]
+
+
+NILE = "Is it right that the Nile flows north?"
+
+
+@pytest.mark.parametrize(("reply", "index", "how"), [
+    ("True? Hmm, it depends on the year. Unable to determine.", 0, "yesno-last"),
+    ("No information about the source is given, so A.", 0, "so"),
+    ("It might flow north, it might not.", 0, "yesno-undetermined"),
+    ("I think so? Not 100% sure.", None, "hedge"),
+    ("False — it flows north.", None, "hedge"),  # the words say the claim
+    ("False — it flows south.", 2, "yesno-no"),
+    ("Most rivers flow south, but the Nile flows north.", 1, "yesno-restated"),
+])
+def test_yes_no_round_15(reply: str, index: int | None, how: str) -> None:
+    got = extract_choice(reply, TF, question=NILE)
+    assert (got.index, got.how) == (index, how)
+
+
+def test_choice_round_15() -> None:
+    nums = ["10", "20", "30", "40"]
+    assert extract_choice("30? I think so, but I might be wrong.", nums).how == "hedge"
+    assert extract_choice("Total = 60 / 2 =", nums).how == "cut-off"
+    assert extract_choice("30 30 30 30", nums).index == 2
+    assert extract_choice("**It is 20 (B).**\n\nBecause 4 × 5 = 20 and then we add", nums).index == 1
+    # a remark before the label is no restated answer (the question is not restated)
+    assert extract_choice("Grapes grow in bunches. Answer: A", FRUIT,
+                          question="Which fruit is red?").index == 0
+
+
+@pytest.mark.parametrize(("reply", "claim", "expected"), [
+    ("No, the Nile flows north.", "The Nile flows north.", None),  # says no, then the claim
+    ("No — it flows south.", "The Nile flows north.", False),
+    ("No — Oslo is the capital of Norway.", "Oslo is the capital of Norway.", None),
+])
+def test_verdict_round_15(reply: str, claim: str, expected: bool | None) -> None:
+    assert verdict(reply, claim=claim) is expected
+
+
+@pytest.mark.parametrize(("reply", "prompt", "label"), [
+    ("Nessuna informazione nei documenti.", "unans", "abstain"),
+    ("Ingen uppgift i dokumenten.", "unans", "abstain"),
+    ("I'm not comfortable discussing that topic.", "unans", None),
+    ("Maybe Oslo? The passages aren't clear.", "unans", None),
+    ("Oslo — the documents don't say it outright, but they call it the capital.", "unans",
+     "answer"),
+])
+def test_ralm_round_15(reply: str, prompt: str, label: str | None) -> None:
+    assert classify_reply(reply, prompt=prompt, mode="broad") == label  # type: ignore[arg-type]

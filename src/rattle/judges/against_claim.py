@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from rattle.judges.polarity import Polarity, clean_clause, correction
+from rattle.judges.polarity import Polarity, clean_clause, correction, opener
 
 
 def negates_claim(text: str, claim: str) -> bool:
@@ -203,13 +203,51 @@ def asserts_claim(text: str, claim: str) -> bool:
     """The reply's first sentence states every content word of the claim, without a negation
     the claim lacks, a question or a correction ("Bats are mammals — the only mammals capable of
     flight.")."""
-    first = re.split(r"[;.!?\n]|\bbut\b", text, maxsplit=1)[0]
+    sentence = re.split(r"[;.!?\n]", text, maxsplit=1)[0]
+    if text[len(sentence):].lstrip().startswith("?") or correction(text):
+        return False
+    # its first clause, or the clause a "but" turns to ("Most rivers flow south, but the Nile
+    # flows north.")
+    return any(_states(part, claim) for part in re.split(r"\bbut\b", sentence))
+
+
+def _states(clause: str, claim: str) -> bool:
     words = [w.lower()[:5] for w in re.findall(r"[\w'-]+", claim) if _content(w)]
-    said = [w.lower()[:5] for w in re.findall(r"[\w'-]+", first)]
+    said = [w.lower()[:5] for w in re.findall(r"[\w'-]+", clause)]
     order = [said.index(w) for w in words if w in said]
     negation = r"\b(?:not|never|no)\b|n't\b"
     return bool(words) and len(order) == len(words) and (order == sorted(order) or not any(
         _named(w) for w in re.findall(r"[\w'-]+", claim)[1:])) and len(re.findall(
-        negation, first, re.I)) == len(
-        re.findall(negation, claim, re.I)) and not text[len(first):].lstrip().startswith(
-        "?") and not correction(text)
+        negation, clause, re.I)) == len(re.findall(negation, claim, re.I))
+
+
+def denies_then_asserts(text: str, claim: str) -> bool:
+    """A sentence that opens with "No" (or "False") and goes on to assert every content word
+    of the claim, un-negated ("False — it flows north." for "The Nile flows north"; "No,
+    Othello is set in Denmark. …"): the reply contradicts itself (possessive modifiers and -ly
+    adverbs aside)."""
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+        turn = re.search(r"[,;:\u2014\u2013]|\s-\s", sentence)
+        if turn is None or opener(sentence[:turn.start()]) != "no":
+            continue
+        joined = r"|\band\b" if not re.search(r"\band\b", claim, re.I) else ""
+        return any(_says_all(clause, claim) for clause in re.split(
+            r"[;,]|\b(?:but|while|whereas|however)\b" + joined, sentence[turn.end():]))
+    return False
+
+
+def _says_all(clause: str, claim: str) -> bool:
+    """The claim stated in one clause, in its order, with its negations only (after a pronoun,
+    the claim's subject may be left out: "it flows north" for "The Nile flows north")."""
+    if re.match(r"\W*(?:it|he|she|they|it's|he's|she's|they're)\b", clause, re.I):
+        # the pronoun stands for the claim's subject: its names before the first other word
+        subject = re.match(r"\W*(?:(?:the|a|an|of|[A-Z][\w'-]*)\s+)*", claim)
+        claim = claim[subject.end():] if subject else claim
+    # every word of three letters or more (possessive modifiers and -ly adverbs aside)
+    words = [w[:5] for w in re.findall(r"[a-z0-9]+(?!'s)(?![a-z0-9])", claim.lower())
+             if (len(w) >= 3 or w.isdigit()) and w not in _STOP and not w.endswith("ly")]
+    said = [w[:5] for w in re.findall(r"[a-z0-9]+", clause.lower())]
+    order = [said.index(w) for w in words if w in said]
+    negation = r"\b(?:not|never|no)\b|n't\b"
+    return bool(words) and len(order) == len(words) and order == sorted(order) and len(
+        re.findall(negation, clause, re.I)) == len(re.findall(negation, claim, re.I))

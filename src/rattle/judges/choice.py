@@ -208,7 +208,8 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
         i = positive.pop()
         start = next(st for j, st, rejected in spans if j == i and not rejected)
         line_start = text.rfind("\n", 0, start) + 1
-        if chopped and text[line_start:start].strip(" \t*#>-"):
+        first = re.match(r"[^.!?\n]*[.!?]", text)  # "**The GCD is 12 (B).** … gives 2² × 3 ="
+        if chopped and text[line_start:start].strip(" \t*#>-") and not (first and start < first.end()):
             return Choice(None, "cut-off")  # cut off while it discussed the options
         return checked(i, start, "mention")
     if len(positive) > 1:
@@ -225,7 +226,8 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     if kind == "yesno":
         if signals.degenerate(text) and len(set(re.findall(r"\w+", text.lower()))) > 1:
             return Choice(None, "cut-off")  # a loop of one verdict ("No no no") still says it
-        return Choice(*yesno.yes_no(text, options, question))
+        got = Choice(*yesno.yes_no(text, options, question))
+        return Choice(None, "hedge") if got.index is not None and signals.unsure(text) else got
     if chopped:
         return _loop(text, options, values)
     got = _last_value(text, values) if values is not None else Choice(None, "unparsed")
@@ -253,6 +255,11 @@ def _loop(text: str, options: list[str], values: list[numbers.Value | None] | No
     one option only ("The capital of France is Paris. … The capital of France is Paris. The
     capital of"): every finished sentence that names an option names that one; on numeric
     items the sentences it repeats state one option's value."""
+    stated = numbers.values(text) if values is not None else []
+    if len(stated) >= 3 and len({v.value for v in stated}) == 1 and not re.search(
+            r"[^\W\d_]", text):  # "0.25 0.25 0.25 0.25": a loop of one value
+        index = numbers.match(stated[0], values or [])
+        return Choice(index, "loop") if index is not None else Choice(None, "not-an-option")
     finished = text[:max(text.rfind("."), text.rfind("!"), text.rfind("?")) + 1]
     said = [s.lower() for _, s in sentences(finished)]
     looped = " ".join(s for s in said if said.count(s) >= 2)

@@ -69,8 +69,8 @@ def verdict(reply: str, *, claim: str = "") -> bool | None:
         if against is not None:
             return against
     found = _verdict(text)
-    if found is False and claim and signals.degenerate(text) and _restates(text, claim):
-        return None
+    if found is False and claim and against_claim.denies_then_asserts(text, claim):
+        return None  # "No, Othello is set in Denmark." for "Othello is set in Denmark"
     if found is True and claim and against_claim.sets_aside(text, claim):
         return False  # "Yes, it is in Paris, not Berlin." sets the claim's word aside
     if found is not None or not claim or signals.degenerate(text) or signals.cut_off(text) or (
@@ -85,25 +85,6 @@ def _against(text: str, claim: str) -> bool | None:
     if against_claim.asserts_claim(text, claim) or against_claim.intensifies(text, claim):
         return True  # "Bats are mammals — the only mammals capable of true flight.", "Much heavier"
     return None
-
-
-_STOP = frozenset({"the", "and", "for", "was", "were", "are", "has", "had", "have", "its", "his",
-                   "her", "their", "from", "with", "that", "this", "than", "into", "also"})
-
-
-def _restates(text: str, claim: str) -> bool:
-    """Does the sentence that says "No" go on to assert every content word of the claim,
-    un-negated (possessive modifiers and -ly adverbs aside)?"""
-    words = {w[:5] for w in re.findall(r"[a-z0-9]+(?!'s)(?![a-z0-9])", claim.lower())
-             if (len(w) >= 3 or w.isdigit()) and w not in _STOP and not w.endswith("ly")}
-    for _, sentence in sentences(text):
-        head, _, rest = sentence.partition(",")
-        if polarity.opener(head) != "no":
-            continue
-        said = {w[:5] for w in re.findall(r"[a-z0-9]+", rest.lower())}
-        return bool(words) and words <= said and not re.search(r"\b(?:not|never|no)\b|n't\b",
-                                                               rest, re.I)
-    return False
 
 
 def _verdict(text: str) -> bool | None:

@@ -132,6 +132,8 @@ def opens_otherwise(text: str, index: int, options: list[str]) -> bool:
     to determine; "Yes, sharks are mammals. Answer: False")?"""
     polar = _YES_NO.get(options[index].strip().lower().rstrip("."))
     clause = re.split(r"[,;:.!?\n\u2014\u2013]", text, maxsplit=1)[0]
+    if text[len(clause):len(clause) + 1] == "?":
+        return False  # "True? Hmm, … Unable to determine." asks first, then answers
     if polar is None or len(clause.split()) > 4 or re.search(
             r"\b(?:probably|likely|maybe|perhaps|think|guess|believe|seems?)\b", clause, re.I):
         return False
@@ -149,8 +151,8 @@ def _label_only(head: str) -> tuple[int, bool]:
 
 
 def _restated_before(text: str, start: int, index: int, options: list[str], question: str) -> bool:
-    """The sentence right before a bare label restates the question with another option
-    ("Van Gogh painted The Starry Night. Answer: A" where (A) is Monet)."""
+    """The sentence right before a bare label restates the question with another option ("Van
+    Gogh painted The Starry Night. Answer: A" where (A) is Monet)."""
     cut, label = _label_only(text[:start])
     before = sentences(text[:cut + 1])
     if not label or not before or not question:

@@ -34,7 +34,8 @@ _FILLER = re.compile(r"^(?:[\s\W]|\b(?:well|hmm+|ok(?:ay)?|so|great question|goo
                      r"essentially|roughly|approximately|more\s+or\s+less|broadly|surprisingly|"
                      r"interestingly|counterintuitively|strangely|believe\s+it\s+or\s+not|"
                      r"funnily\s+enough|slightly)\b)+", re.I)
-_NO_IDIOM = (r"(?!\s+(?:doubt|question|problem|wonder|errors?|mistakes?|issues?|inaccurac\w*|"
+_NO_IDIOM = (r"(?!\s+(?:doubt|question|problem|wonder|errors?|mistakes?|issues?|inaccurac\w*|information|"
+             r"info|evidence|data|details?|mention|indication|records?|context|reason|"
              r"way\s+(?:to|of|around|out)|one|matter|need|worries|kidding|surprise)\b)")
 # Verdict words in the languages models answer in besides English (openers: "Sim, é verdade",
 # "Das ist falsch", "否。", "いいえ").
@@ -228,6 +229,9 @@ _UNDETERMINED = re.compile(
     r"\b(?:cannot|can't|can\s+not|unable\s+to|impossible\s+to|not\s+possible\s+to|no\s+way\s+"
     r"(?:to|of))\s+(?:be\s+)?(?:determine[sd]?|tell|told|say|know|known|knowing|decide[sd]?|"
     r"verify|verified|conclude[sd]?|confirm(?:ed)?|be\s+answered)\b|"  # "I can't answer that" refuses
+    # "It might be electric, it might not.", "maybe, maybe not"
+    r"\b(?:might|may|could)\s+(?:be\b|have\b|\w+)[^.;]{0,40}?\b(?:might|may|could)\s+not\b|"
+    r"\bmaybe,?\s+maybe\s+not\b|"
     r"\b(?:not|isn't|is\s+not|no|insufficient|lack\s+of|not\s+sufficient|without\s+(?:enough|"
     r"sufficient))\s+(?:enough\s+|sufficient\s+)?(?:information|info|evidence|context|details|"
     r"data)\b|\bundetermin\w*|\bindetermin\w*|\bunknown\b|\bunclear\b|\buncertain\b|\bunable\s+to\s+"

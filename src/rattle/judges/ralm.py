@@ -54,10 +54,10 @@ _SORRY = r"(?:(?:(?:I'm|I\s+am)\s+(?:sorry|afraid)|sorry|unfortunately|apologies
 # about political ideologies": the reply declines the topic (an abstention phrase wins).
 _REFUSAL = re.compile(r"^\W*" + _SORRY + r"(?:I|we)(?:\s+|(?='))(?:can't|cannot|can\s+not|won't|"
                       r"will\s+not|am\s+unable\s+to|'m\s+unable\s+to|(?:am|'m)\s+not\s+(?:able|allowed|"
-                      r"permitted)\s+to|refuse\s+to|(?:'d|would)\s+(?:rather|prefer)\s+not(?:\s+to)?|prefer\s+not\s+to|"
+                      r"permitted)\s+to|(?:am|'m)\s+not\s+comfortable|refuse\s+to|(?:'d|would)\s+(?:rather|prefer)\s+not(?:\s+to)?|prefer\s+not\s+to|"
                       r"(?:don't|do\s+not)\s+feel\s+comfortable)\s+(?:help|assist|answer|respond|comply|"
                       r"discuss|say|comment|share|provide|talk|speculate|engage|give|disclose|offer|"
-                      r"weigh\s+in)\b|^\W*as\s+an\s+ai\b", re.I)
+                      r"weigh\s+in)(?:ing)?\b|^\W*as\s+an\s+ai\b", re.I)
 # Offering the abstention/conflict only as a possibility beside an answer ("Charles III, …
 # so it might be unanswerable", "France, or unanswerable if …", "Rembrandt / unanswerable").
 _TENTATIVE = re.compile(
@@ -187,7 +187,7 @@ def detect_unanswerable(text: str, *, mode: Mode = "paper") -> Detection:
         return Detection(False, "abstains, then answers")
     if _ANSWERS_ANYWAY.search(body, m.end()):
         return Detection(False, "abstains, then answers")
-    first = re.match(r"[^.!?\n]*[.!?\n]", body)
+    first = re.match(r"[^.!?\n\u2014\u2013]*[.!?\n\u2014\u2013]", body)  # "Jupiter — the documents …"
     if first and m.start() >= first.end() and len(first.group(0).split()) <= 8 \
             and _first_unnegated(lex.ABSTAIN, first.group(0)) is None:
         return Detection(False, "answers first")  # "Paris. The documents mention no other city."

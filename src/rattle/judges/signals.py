@@ -23,7 +23,7 @@ import re
 from collections import Counter
 
 _FUNCTION_END = re.compile(
-    r"(?:[:,(\-\u2013\u2014]|\b(?:The|An|Of|In|This|These|Those|My|Your|Our|Its|Their)|"
+    r"(?:[:,(\-\u2013\u2014=+\u00d7\u00f7]|\b(?:The|An|Of|In|This|These|Those|My|Your|Our|Its|Their)|"
     r"\b(?:the|a|an|of|in|on|at|to|for|by|with|from|into|and|or|but|nor|"
     r"is|are|was|were|be|been|has|have|had|will|would|can|could|should|that|which|who|while|"
     r"because|since|than|as|its|their|his|her|this|these|those|then|so|if|when|where|whereas|"
@@ -87,7 +87,7 @@ def degenerate(text: str) -> bool:
             return True
         if len(words) >= 4 and len(set(words)) <= 0.6 * len(words) and not re.search(
                 r"[=+\u00d7\u00b7*/^\u221a]", text) and (any(w.isalpha() for w in words)
-                                                        or len(set(words)) >= 2):
+                                                        or len(set(text.split())) >= 2):
             return True  # "1905 1906 1905 conflict 1906", "1912 1913 1912 1913" (not a calculation)
     return False
 
@@ -200,8 +200,10 @@ def none_fits(text: str) -> bool:
                for m in _NONE_FITS.finditer(text))
 
 
-_UNSURE = re.compile(r"\b(?:I'?m|I\s+am)\s+not\s+(?:sure|certain|confident)\b(?!\s+(?:why|how|what|who|"
-                     r"whether\s+you))|\bI\s+(?:don't|do\s+not)\s+know\b|\bor\s+is\s+it\b", re.I)
+_UNSURE = re.compile(r"(?:\b(?:I'?m|I\s+am)\s+|(?<![\w\s])\s*|^\s*)not\s+(?:100\s*%\s+|completely\s+|entirely\s+|"
+                     r"totally\s+|quite\s+)?(?:sure|certain|confident)\b(?!\s+(?:why|how|what|who|"
+                     r"whether\s+you))|\bI\s+(?:don't|do\s+not)\s+know\b|\bor\s+is\s+it\b|"
+                     r"\bI\s+(?:might|may|could)\s+be\s+(?:wrong|mistaken)\b", re.I)
 
 
 def unsure(text: str) -> bool:

@@ -114,7 +114,11 @@ def claim_of(question: str) -> str:
     ("Passage: … Statement: Lena is taller than Ravi. True, False, or …?"), else the question."""
     m = re.search(r"\bstatement\s*:\s*(.+?)(?:\s*(?:is\s+it\s+right|true,\s*false)[^\n]*)?(?:\n|$)",
                   question, re.I)
-    return m.group(1).strip() if m else question
+    claim = m.group(1).strip() if m else question
+    # "Is it right that X?", "X, is it right?": the claim is X
+    claim = re.sub(r"^\s*is\s+it\s+(?:right|true|correct)\s+that\s+|,?\s*is\s+it\s+(?:right|true|correct)\s*\??\s*$",
+                   "", claim, flags=re.I)
+    return claim.strip()
 
 
 def yes_no(text: str, options: list[str], question: str = "") -> tuple[int | None, str]:
@@ -147,6 +151,8 @@ def yes_no(text: str, options: list[str], question: str = "") -> tuple[int | Non
                 continue
             if found in ("yes", "no"):  # "No, there's nothing wrong with it": the error decides
                 found = polarity.error_framed(sentence[sentence.find(clause) + len(clause):]) or found
+            if found == "no" and against_claim.denies_then_asserts(sentence, question):
+                return (None, "hedge")  # "False — it flows north.": the words say the claim
             if found is None:  # after a hedge only a verdict stated in words decides
                 found = polarity.statement(clause) or (None if hedged else (
                     against_claim.affirms_part(clause, question) or (
