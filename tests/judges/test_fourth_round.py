@@ -310,3 +310,61 @@ def test_verdict_round_15(reply: str, claim: str, expected: bool | None) -> None
 ])
 def test_ralm_round_15(reply: str, prompt: str, label: str | None) -> None:
     assert classify_reply(reply, prompt=prompt, mode="broad") == label  # type: ignore[arg-type]
+
+
+BOOKS = ["Aldous Huxley", "George Orwell", "Ray Bradbury", "H. G. Wells"]
+
+
+def test_choice_round_16() -> None:
+    # a negation carries over a comma list; a clause about another named work restates nothing
+    got = extract_choice("It is Orwell, not Huxley, Bradbury or Wells.", BOOKS)
+    assert got.index == 1
+    got = extract_choice("Orwell published it in 1949; Huxley wrote Brave New World.", BOOKS,
+                         question="Who wrote '1984'?")
+    assert (got.index, got.how) == (1, "text-subject")
+    # an answer before a dash; a loop of one option's words
+    sq = ["100", "121", "144", "169"]
+    assert extract_choice("121 — not 144, which is 12².", sq).index == 1
+    assert extract_choice("orwell orwell orwell", BOOKS).index == 1
+    # a restated value whose subject holds a number; two values offered; ", maybe"
+    assert extract_choice("11 squared is 121, and 12 squared is 144.", sq,
+                          question="What is 11 squared?").index == 1
+    assert extract_choice("121 and 144", sq).how == "ambiguous"
+    assert extract_choice("About 121, maybe 144.", sq).how == "hedge"
+    # stopped right where it was about to give its answer
+    assert extract_choice("x + 1 = 122 → x = 121. The square is", sq).how == "cut-off"
+    assert extract_choice("It is B. It is B. It is", sq).index == 1  # a loop, not a cut
+
+
+@pytest.mark.parametrize(("reply", "index", "how"), [
+    ("Yes, if you only count the main channel; otherwise no.", None, "hedge"),
+    ("True — if it flowed south it would not reach the Mediterranean.", 1, "yesno-yes"),
+    ("The Nile cannot flow north.", 2, "yesno-correction"),
+])
+def test_yes_no_round_16(reply: str, index: int | None, how: str) -> None:
+    got = extract_choice(reply, TF, question=NILE)
+    assert (got.index, got.how) == (index, how)
+
+
+@pytest.mark.parametrize(("reply", "claim", "expected"), [
+    ("Yes... no wait, Degas did.", "Monet painted the dancers.", False),
+    ("Arguably — it depends how you measure.", "The Amazon is the longest river.", False),
+    ("Not exactly; it's a smaller one, but still a planet. So yes.", "Mars is a planet.", True),
+    ("Not exactly; it's a dwarf planet.", "Pluto is a planet.", False),
+    ("Yes, if you count the suburbs.", "Tokyo is the largest city.", False),
+])
+def test_verdict_round_16(reply: str, claim: str, expected: bool) -> None:
+    assert verdict(reply, claim=claim) is expected
+
+
+@pytest.mark.parametrize(("reply", "prompt", "label"), [
+    ("The passages only cover the 19th century.", "unans", "abstain"),
+    ("The documents can't tell me, but I remember it was 1986.", "unans", "answer"),
+    ("<think>Let me look at Document 2, which says", "unans", None),
+    ("Not stated. Perhaps Oslo?", "unans", None),
+    ("Document 1 says 1066, the others 1067.", "conflict", "conflict"),
+    ("1067; Document 2's 1066 is an outdated figure.", "conflict", "conflict"),
+    ("Oslo; Document 3 mistakenly names Bergen.", "conflict", "conflict"),
+])
+def test_ralm_round_16(reply: str, prompt: str, label: str | None) -> None:
+    assert classify_reply(reply, prompt=prompt, mode="broad") == label  # type: ignore[arg-type]

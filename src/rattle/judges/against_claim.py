@@ -119,6 +119,12 @@ _NUMBER_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven"
                            "ten", "eleven", "twelve", "twenty", "thirty", "hundred", "thousand"})
 
 
+def _same_word(a: str, b: str) -> bool:
+    """The same word, or one inflected form of the other ("flow" / "flows")."""
+    return a == b or (min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a))
+                      and abs(len(a) - len(b)) <= 2)
+
+
 def _number(word: str) -> bool:
     return word[:1].isdigit() or word.lower() in _NUMBER_WORDS
 
@@ -144,8 +150,8 @@ def _replaces_value(text: str, claim: str) -> bool:
         words = [w for w in re.findall(r"[\w'-]+", clause) if w.lower() not in _ADVERBS]
         mine = [w.lower() for w in words]
         negated_in_claim = {low[j] for j in _negated(low) if j < len(low)}
-        if any(j < len(mine) and mine[j] in low and _content(words[j]) and mine[j] not in
-               negated_in_claim for j in _negated(mine)):
+        if any(j < len(mine) and _content(words[j]) and any(
+                _same_word(mine[j], w) and w not in negated_in_claim for w in low) for j in _negated(mine)):
             return True  # "neither positive", "no official language" (not "… is not visible" for
             # "… is not visible from space")
         shares = {w for w in mine if w in low and _content(w)}
@@ -178,7 +184,8 @@ def _negated(words: list[str]) -> list[int]:
             else j + 1 for j, w in enumerate(words) if w in _NEGATORS]
 
 
-_NEGATORS = frozenset({"not", "no", "never", "neither", "nor", "isn't", "aren't", "wasn't", "weren't"})
+_NEGATORS = frozenset({"not", "no", "never", "neither", "nor", "isn't", "aren't", "wasn't", "weren't",
+                       "cannot", "can't", "doesn't", "don't", "didn't"})
 _ADVERBS = frozenset({"actually", "really", "indeed", "definitely", "certainly", "clearly", "truly",
                       "in-fact"})
 _COPULAS = frozenset({"is", "was", "are", "were"})
@@ -215,7 +222,7 @@ def _states(clause: str, claim: str) -> bool:
     words = [w.lower()[:5] for w in re.findall(r"[\w'-]+", claim) if _content(w)]
     said = [w.lower()[:5] for w in re.findall(r"[\w'-]+", clause)]
     order = [said.index(w) for w in words if w in said]
-    negation = r"\b(?:not|never|no)\b|n't\b"
+    negation = r"\b(?:not|never|no|cannot)\b|n't\b"
     return bool(words) and len(order) == len(words) and (order == sorted(order) or not any(
         _named(w) for w in re.findall(r"[\w'-]+", claim)[1:])) and len(re.findall(
         negation, clause, re.I)) == len(re.findall(negation, claim, re.I))
@@ -248,6 +255,6 @@ def _says_all(clause: str, claim: str) -> bool:
              if (len(w) >= 3 or w.isdigit()) and w not in _STOP and not w.endswith("ly")]
     said = [w[:5] for w in re.findall(r"[a-z0-9]+", clause.lower())]
     order = [said.index(w) for w in words if w in said]
-    negation = r"\b(?:not|never|no)\b|n't\b"
+    negation = r"\b(?:not|never|no|cannot)\b|n't\b"
     return bool(words) and len(order) == len(words) and order == sorted(order) and len(
         re.findall(negation, clause, re.I)) == len(re.findall(negation, claim, re.I))

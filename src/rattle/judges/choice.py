@@ -39,7 +39,7 @@ from rattle.judges import crosscheck, letters, numbers, polarity, signals, yesno
 from rattle.judges.letters import LETTERS, Hit
 from rattle.judges.option_text import choose_text, equals_option, options_in_a_row
 from rattle.judges.reply import (ANSWER_CUE, after_revision, clause_negated, first_item, json_answer,
-                                 normalise, prepare, retracts, sentences, unfinished_reasoning)
+                                 normalise, prepare, retracts, sentences)
 from rattle.registry import register
 
 __all__ = ["LETTERS", "Choice", "ChoiceJudge", "answer_kind", "extract_choice"]
@@ -48,7 +48,7 @@ Kind = Literal["yesno", "numeric", "general"]
 _VALUE_CUE = re.compile(ANSWER_CUE + r"(?:(?:approximately|about|around|roughly|\u2248|~|x\s*=|"
                         r"[a-z]\s*=)\s*)?", re.I)
 _AMBIGUOUS_VALUES = re.compile(r"\beither\b|\d\S*(?:\s+[A-Za-z/.]+){0,2}\s+or\s+(?:maybe\s+|perhaps\s+|"
-                               r"possibly\s+)?\$?\d", re.I)
+                               r"possibly\s+)?\$?\d|^\W*\$?\d[\d.,]*\s*(?:and|&)\s*\$?\d[\d.,]*\W*$", re.I)  # "14 and 16"
 
 
 @dataclass(frozen=True)
@@ -77,8 +77,8 @@ def extract_choice(reply: str, displayed: list[str], *, question: str = "") -> C
     text = prepare(reply or "")
     if not text or not options:
         return Choice(None, "empty")
-    if unfinished_reasoning(reply) and (signals.cut_off(text) or not re.search(r"[.!?)\]*]\W*$", text)):
-        return Choice(None, "unfinished")  # stopped while still thinking
+    if signals.stopped_thinking(reply, text):
+        return Choice(None, "unfinished")
     text = _without_prompt(first_item(text), normalise(question), options)
     if not text:
         return Choice(None, "echo-options")
@@ -175,6 +175,9 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
         return Choice(None, "echo-options")  # "A B C D chloro mito A A nucleus … B? D"
     if hit is not None and hit.tier > 1 and signals.word_salad(text):
         return Choice(None, "cut-off")  # "Egypt Egypt … the the answer answer B"
+    if hit is not None and hit.tier > 1 and signals.cut_off(text) and re.search(
+            r"\b(?:is|are|was|were|equals|be)\s*$", text, re.I) and not _repeats_itself(text):
+        return Choice(None, "cut-off")  # "… n = 14. The larger number is": stopped at its answer
     if hit is not None:
         if signals.cut_off(text) and re.match(r"[(\[]?\w[)\]]?\s+(?:is|are|was|were|would|could|might|"
                                               r"seems?|looks?|has|can)\b(?:\s+\w+){0,2}\W*$",
@@ -198,7 +201,7 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
             return Choice(None, "hedge")
         if signals.declines(text):
             return Choice(None, "refusal")
-    lead = equals_option(text, options)
+    lead = equals_option(text, options) if kind != "yesno" else None  # yes/no: read as verdicts
     if lead is not None:  # "81, or maybe 90 — I'm not certain." leaves it open
         return Choice(None, "hedge") if signals.second_guess(text) else Choice(lead, "lead")
     spans = letters.mention_spans(text, options)
@@ -241,6 +244,13 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     return got
 
 
+def _repeats_itself(text: str) -> bool:
+    """The unfinished last sentence begins one the reply already finished (a loop: "The answer
+    is C. The answer is C. The answer is")."""
+    said = [s.lower() for _, s in sentences(text)]
+    return len(said) > 1 and any(s.startswith(said[-1]) for s in said[:-1])
+
+
 def _before_statement(text: str, start: int) -> str:
     """The reply's words before the statement of a letter at ``start`` ("… is right. Answer:
     A" -> "… is right.")."""
@@ -260,6 +270,11 @@ def _loop(text: str, options: list[str], values: list[numbers.Value | None] | No
             r"[^\W\d_]", text):  # "0.25 0.25 0.25 0.25": a loop of one value
         index = numbers.match(stated[0], values or [])
         return Choice(index, "loop") if index is not None else Choice(None, "not-an-option")
+    said_words = set(re.findall(r"[^\W\d_]+", text.lower()))
+    own = [i for i, o in enumerate(options) if said_words and said_words <= set(
+        re.findall(r"[^\W\d_]+", o.lower()))]
+    if values is None and len(own) == 1 and len(re.findall(r"\w+", text)) >= 3:
+        return Choice(own[0], "loop")  # "wind wind wind wind": a loop of one option's words
     finished = text[:max(text.rfind("."), text.rfind("!"), text.rfind("?")) + 1]
     said = [s.lower() for _, s in sentences(finished)]
     looped = " ".join(s for s in said if said.count(s) >= 2)
@@ -350,7 +365,7 @@ def _alternative(text: str, start: int, end: int, index: int,
     return other is not None and other != index
 
 
-_RESTATED = re.compile(r"(?:^|[.!?;]\s+|,\s+so\s+)(?P<subj>(?:the\s+)?(?:[a-z]+\s+){0,3}[a-z]+)\s+(?:is|was|are|"
+_RESTATED = re.compile(r"(?:^|[.!?;]\s+|,\s+so\s+)(?P<subj>(?:the\s+)?(?:[a-z0-9]+\s+){0,3}[a-z]+)\s+(?:is|was|are|"
                        r"were|has|have|had|equals|comes\s+to|works\s+out\s+to)\s+(?:about\s+|approximately\s+|"
                        r"roughly\s+|exactly\s+)?(?=[$\u20ac\u00a3\u2212-]?\d)", re.I | re.M)
 _STOPWORDS = frozenset({"the", "what", "which", "how", "many", "much", "its", "this", "that",

@@ -149,7 +149,7 @@ def choose_text(text: str, options: list[str], skip: frozenset[int] = frozenset(
             if len(inside) == 1:
                 return inside.pop(), "text-conclusion"
     if question:
-        best = _by_question(text, positive, question)
+        best = _by_question(text, positive, question, options)
         if best is not None:
             return best, "text-question"
     first = positive[0]
@@ -172,16 +172,21 @@ def _stems(text: str) -> set[str]:
     return {w[:5] for w in re.findall(r"[a-z]+", text.lower()) if w not in _STOP and len(w) > 2}
 
 
-def _by_question(text: str, hits: list[TextHit], question: str) -> int | None:
+def _by_question(text: str, hits: list[TextHit], question: str, options: list[str]) -> int | None:
     """Several options restated: the one whose clause restates the question ("Sydney is the
     biggest city, but Canberra is the capital" for "What is the capital of Australia?")."""
     asked = _stems(question)
+    known = {w.lower() for w in re.findall(r"[\w'-]+", question + " " + " ".join(options))}
     score: dict[int, int] = {}
     for h in hits:
         head = re.split(r"[,;.!?\n]|\bbut\b|\bwhile\b|\bwhereas\b", text[:h.start])[-1]
         tail = re.split(r"[,;.!?\n]|\bbut\b|\bwhile\b|\bwhereas\b", text[h.end:])[0]
         words = _stems(head + " " + tail)
-        score[h.index] = max(score.get(h.index, 0), len(words & asked))
+        # a clause about another named thing ("Huxley wrote Brave New World" for "Who wrote
+        # '1984'?") does not restate the question
+        foreign = any(w[:1].isupper() and w.lower() not in known
+                      for w in re.findall(r"[\w'-]+", tail) + re.findall(r"[\w'-]+", head)[1:])
+        score[h.index] = max(score.get(h.index, 0), 0 if foreign else len(words & asked))
     top = max(score.values())
     winners = [i for i, v in score.items() if v == top]
     return winners[0] if top > 0 and len(winners) == 1 else None
@@ -195,7 +200,7 @@ def _sentences(text: str) -> list[tuple[int, str]]:
 def equals_option(text: str, options: list[str]) -> int | None:
     """The reply (or its first sentence or clause) is just one option's text ("Canberra.",
     "A lion!", "Leaves, because …", "Temperature (B)."); a letter beside it must agree."""
-    parts = re.split(r"((?<=[.!?])\s|\n|,\s|\s(?:because|since|as)\s)", text, maxsplit=1)
+    parts = re.split(r"((?<=[.!?])\s|\n|,\s|\s[\u2014\u2013]\s|\s(?:because|since|as)\s)", text, maxsplit=1)
     first = parts[0]
     after = re.sub(r"^(?:and\s+|or\s+)?(?:the\s+|a\s+|an\s+)?", "", parts[2], flags=re.I) if len(
         parts) == 3 else ""

@@ -86,7 +86,7 @@ _ADV = (r"(?:\s+(?:completely|entirely|totally|simply|actually|definitely|theref
 _PARTIAL = re.compile(
     r"^(?:partly|partially|half|mostly|mainly|largely|somewhat|not\s+(?:entirely|completely|fully|"
     r"exactly|quite|necessarily|totally|wholly)|close|almost|nearly|yes\s+and\s+no|"
-    r"only\s+partly|in\s+part|only\s+if|(?:that|it)(?:'s|\s+is)\s+(?:debatable|debated|disputed|contested|"
+    r"only\s+partly|in\s+part|only\s+if|arguably|debatabl[ey]|(?:that|it)(?:'s|\s+is)\s+(?:debatable|debated|disputed|contested|"
     r"questionable|arguable|controversial)|not\s+always)\b"
     r"(?!\s+(?:because|due|since|as|thanks|owing)\b)|"
     # "Right year, wrong city": a part of the claim is right
@@ -341,6 +341,16 @@ _NO_ERROR = re.compile(r"^\W*(?:there(?:'s|\s+is|\s+are)|i\s+(?:see|find))\s+(?:
 _HAS_ERROR = re.compile(r"^\W*(?:(?:it|the\s+statement|the\s+claim|this|that)\s+(?:contains?|has|"
                         r"includes?|makes?)|there(?:'s|\s+is|\s+are))\s+(?:an?|one|some|a\s+few)\s+"
                         r"(?:\w+\s+)?(?:errors?|mistakes?|inaccurac\w*)\b", re.I)
+
+
+_CONDITION = re.compile(r"^\s*,?\s*(?:only\s+)?(?:if|unless|provided|as\s+long\s+as|assuming|depending)\b",
+                        re.I)  # after a comma ("Yes, if …"); "True — if it were …, …" argues
+
+
+def conditional(rest: str) -> bool:
+    """Is a yes or no qualified by a condition right after it ("Yes, if you only count hot
+    deserts; …")? Then it is a partial answer, as "only if …" is."""
+    return bool(_CONDITION.match(rest))
 
 
 def error_framed(rest: str) -> Polarity | None:

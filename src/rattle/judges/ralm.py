@@ -26,7 +26,7 @@ from typing import Literal
 
 from rattle.judges import ralm_lexicon as lex
 from rattle.judges import signals
-from rattle.judges.reply import after_revision, first_item, prepare, unfinished_reasoning
+from rattle.judges.reply import after_revision, first_item, prepare
 
 Mode = Literal["paper", "broad"]
 Prompt = Literal["unans", "conflict", "normal"]
@@ -42,6 +42,7 @@ _ANSWER_AFTER = re.compile(r"\b(?:the\s+)?(?:final\s+)?answer\s+(?:is|would\s+be
 _ANSWERS_ANYWAY = re.compile(
     r"\b(?:but|however|though|although|yet)\b[\s,]*(?:\w+ly,?\s+)?(?:based\s+on\s+(?:my|general)\s+knowledge"
     r"|from\s+(?:my|general)\s+knowledge|according\s+to\s+(?:my|general)\s+knowledge|"
+    r"i\s+(?:recall|remember|know)\b|"
     # "…, although most people know it's Rome", "…, but the symbol is Na"
     r"(?:(?!not\b|never\b|if\b|whether\b)\w+\s+){0,4}?it(?:\s+is|\s+was|'s)\b|the\s+(?:\w+\s+){0,2}?"
     r"(?:is|was)\s+(?!not\b|unknown\b|unclear\b|missing\b)[\"'*]*[A-Z0-9]|"
@@ -297,7 +298,7 @@ def unusable(text: str) -> str | None:
                 marks or ((len(said) > 2 or len(values) >= 2) and not _one_statement_loop(body))):
             return "degenerate"  # a loop of one answer ("Madrid Madrid", "X founded Y. … X
             # founded Y. …") or of one abstention counts
-    if unfinished_reasoning(text) and signals.cut_off(body):
+    if signals.stopped_thinking(text, body):
         return "unfinished"
     if _REFUSAL.search(body) and _first_unnegated(lex.ABSTAIN, body) is None:
         return "refusal"
@@ -330,7 +331,7 @@ _UNDECIDED = re.compile(
     r"(?:documents?|passages?|sources?|context|they|this|it)\s+(?:\w+\s+)?(?:answers?|says?|covers?|"
     r"mentions?|contains?|addresses|counts?|is\s+answerable)\b|"
     r"\b(?:unclear|not\s+(?:clear|stated|mentioned)|(?:don't|do\s+not|doesn't|does\s+not)\s+"
-    r"(?:say|mention|state))\b[^.?!]{0,40}?[,;\u2014\u2013-]\s*(?:but\s+)?(?:maybe|perhaps|possibly)\s+"
+    r"(?:say|mention|state))\b[^.?!]{0,40}?[.,;\u2014\u2013-]\s*(?:but\s+)?(?:maybe|perhaps|possibly)\s+"
     r"[\w'-]+[^.!]{0,40}\?", re.I)
 # The keyword asked, alone: "conflict?", "Unanswerable??"
 _KEYWORD_ASKED = re.compile(r"[\W_]*(?:un-?answerable|conflict(?:ing|s)?)[\s?]*\?[\W_]*", re.I)

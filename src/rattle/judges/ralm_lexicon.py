@@ -115,7 +115,10 @@ ABSTAIN = re.compile(
         # English: "the documents are silent on this", "nothing in the passages says"
         r"\b(?:documents?|passages?|context|sources?|texts?)\s+(?:is|are)\s+silent\b|\bnothing\s+in\s+the\s+"
         r"(?:documents?|passages?|context|sources?|texts?)\b|\b(?:documents?|passages?|context|sources?)\s+"
-        r"lacks?\b")), re.I | re.M)
+        r"lacks?\b|"
+        # "The documents only discuss land animals."
+        r"\b(?:documents?|passages?|context|sources?|texts?)\s+(?:\w+\s+)?(?:only|just|merely)\s+(?:discuss|"
+        r"mention|cover|describe|talk\s+about|deal\s+with|concern|are\s+about)")), re.I | re.M)
 # Broad mode's last resort, in any of the common languages: one clause that negates and speaks
 # of the documents or the information ("La información no está en los documentos", "Das steht
 # nicht in den Dokumenten", "文档中没有相关信息") — unless it is about a conflict or agreement.
@@ -227,6 +230,8 @@ CONTRAST_DOCS = re.compile(
     + r"\b|\b" + _DOC + r"\s+(?:differ|disagree|diverge|vary|conflict)\b|\b(?:one|some|a)\s+" + _DOC
     + r"\s+" + _DOC_SAYS + r"\b[^.;]{1,80}?\b(?:another|others?|the\s+"
     r"other|a\s+second)(?:\s+" + _DOC + r")?\s+" + _DOC_SAYS + r"\b|"
+    # "Document 3 says 1990, the others 1989"
+    r"\b" + _DOC + r"\s+" + _DOC_SAYS + r"\b[^.;]{1,60}?,\s*(?:but\s+|while\s+)?(?:the\s+)?others?\b|"
     # "Mercury in one, Pluto in another", "according to one source …, according to another …"
     r"\b(?:in|according\s+to|per)\s+one\b(?:\s+" + _DOC + r")?[^.;]{0,60}?\b(?:in|according\s+to|per)\s+"
     r"(?:another|the\s+other|others)\b|"
@@ -241,7 +246,8 @@ _DOC_VALUE = re.compile(r"\b(?:doc(?:ument)?s?|passages?|sources?|articles?)\s*#
                         r"(?P<v>\d[\d,.]*\d|\d)", re.I)
 # A document set aside as wrong ("Document 2's 1906 appears to be a typo") was seen to disagree.
 _DOC_FLAGGED = re.compile(r"\b(?:doc(?:ument)?|passage|source|article)\s*#?\s*\d+(?:'s)?[^.;]{0,30}?\b"
-                          r"(?:typo|error|mistake|outlier|wrong|incorrect|mistaken|inaccurate)\b", re.I)
+                          r"(?:typo|error|mistake|outlier|wrong(?:ly)?|incorrect(?:ly)?|mistaken(?:ly)?|"
+                          r"inaccurate|erroneous(?:ly)?|older|outdated|out\s+of\s+date|superseded)\b", re.I)
 # Two different values side by side, the reply speaking of documents ("Sources give 1905 and
 # 1906 respectively"); not a range ("between 1939 and 1945").
 _TWO_VALUES = re.compile(r"(?<!between\s)(?<!from\s)\b(?P<a>\d{3,4})\s*(?:,|and|or|vs\.?|versus|/|&)\s*"

@@ -86,6 +86,12 @@ _RELATIVE_NEGATION = re.compile(r"\b(?:that|which|who)\b[^,;]*?(?:\bnot\b|n't\b|
                                 r"answer|letter)\s+)?[(\[*\s]*$", re.I)
 
 
+_WORD = r"(?!(?:is|are|was|were|be|been|has|have|had|does|did|do|it|that|which)\b)[\w'.-]+"
+_ITEM = r"(?:the\s+|a\s+|an\s+)?" + _WORD + r"(?:\s+" + _WORD + r"){0,2}"  # a name, not a clause
+_NEGATED_LIST = re.compile(r"\b(?:not|neither|never)\s+" + _ITEM + r"(?:\s*,\s*" + _ITEM + r")*\s*(?:,|\bor\b|"
+                           r"\bnor\b|,\s*or\b)\s*(?:the\s+|a\s+|an\s+)?$", re.I)
+
+
 def negated_before(text: str, start: int, *, words: int = 4) -> bool:
     """Is the span at ``start`` negated by one of the few words before it in its clause
     ("not (A)", "it isn't A", "neither (A) nor (C)", "rather than A")?"""
@@ -98,6 +104,9 @@ def negated_before(text: str, start: int, *, words: int = 4) -> bool:
     if re.search(r"\b(?:not|neither|never)\b[^.;:!?]*?\b(?:or|nor)\s+(?:the\s+|a\s+|an\s+)?$",
                  clause, re.I) and not _NOT_NEGATING.search(clause):
         return True  # "definitely not the yuan (that's China) or the won": the list goes on
+    head = re.split(r"[.;:!?\n]", text[max(0, start - 120):start])[-1]
+    if _NEGATED_LIST.search(head) and not _NOT_NEGATING.search(head):
+        return True  # "Orwell, not Huxley, Bradbury or Wells"
     window = " ".join(re.findall(r"\S+", clause)[-words:])
     if not NEGATOR.search(window):
         return False
@@ -191,7 +200,8 @@ def retracts(text: str) -> bool:
     last = None
     for m in _REVISION.finditer(text):
         last = m
-    return last is not None and bool(re.search(r"\bno\b", last.group(0), re.I))
+    # the marker, or a "no" right before it ("Yes... no wait, …")
+    return last is not None and bool(re.search(r"\bno\b", text[max(0, last.start() - 8):last.end()], re.I))
 
 
 # A small model that goes on to write exercises of its own ("Exercise 2: …", "Question: …

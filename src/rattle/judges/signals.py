@@ -40,6 +40,15 @@ def cut_off(text: str) -> bool:
     return bool(core) and bool(_FUNCTION_END.search(core))
 
 
+def stopped_thinking(reply: str, text: str) -> bool:
+    """The reply opens a reasoning block it never closes and stops mid-sentence or without a
+    closing mark ("<think>Hmm, the documents mention"): the model was still thinking, so what
+    it said was not its answer yet (``text`` is the prepared reply)."""
+    from rattle.judges.reply import unfinished_reasoning
+
+    return unfinished_reasoning(reply) and (cut_off(text) or not re.search(r"[.!?)\]*]\W*$", text))
+
+
 def _words(text: str) -> list[str]:
     return re.findall(r"[^\W_]+(?:'[^\W_]+)?", text.lower())
 
@@ -124,7 +133,7 @@ _UNDECIDED = re.compile(
 
 
 # "which is B. Or maybe A, I always mix these up": a second letter offered after the answer
-_SECOND_GUESS = re.compile(r"(?:\b(?:or|but)\s+(?:maybe|perhaps|possibly|probably)|\b(?:but|though|although)\s+"
+_SECOND_GUESS = re.compile(r"(?:\b(?:or|but)\s+(?:maybe|perhaps|possibly|probably)|,\s*(?:maybe|perhaps|possibly)|\b(?:but|though|although)\s+"
                            r"(?:it|the\s+answer)\s+(?:might|could|may)\s+(?:also\s+|well\s+|just\s+as\s+"
                            r"well\s+)?be)\s+(?:it'?s\s+)?(?:option\s+)?"
                            r"(?:" + _LETTER + r"(?![\w'])|[$\u20ac\u00a3]?\d)", re.I)

@@ -150,7 +150,9 @@ def yes_no(text: str, options: list[str], question: str = "") -> tuple[int | Non
                 hedged = True
                 continue
             if found in ("yes", "no"):  # "No, there's nothing wrong with it": the error decides
-                found = polarity.error_framed(sentence[sentence.find(clause) + len(clause):]) or found
+                after = sentence[sentence.find(clause) + len(clause):]
+                found = "partial" if polarity.conditional(after) else (
+                    polarity.error_framed(after) or found)
             if found == "no" and against_claim.denies_then_asserts(sentence, question):
                 return (None, "hedge")  # "False — it flows north.": the words say the claim
             if found is None:  # after a hedge only a verdict stated in words decides
