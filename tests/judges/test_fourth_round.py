@@ -368,3 +368,22 @@ def test_verdict_round_16(reply: str, claim: str, expected: bool) -> None:
 ])
 def test_ralm_round_16(reply: str, prompt: str, label: str | None) -> None:
     assert classify_reply(reply, prompt=prompt, mode="broad") == label  # type: ignore[arg-type]
+
+
+def test_round_17_families() -> None:
+    # a word of the claim set aside after a preposition; a lone number word
+    got = extract_choice("Venus is the closest planet to Earth, not to the Sun.", TF,
+                         question="Is it right that Venus is the closest planet to the Sun?")
+    assert (got.index, got.how) == (2, "yesno-correction")
+    assert verdict("Four.", claim="A heart has three chambers.") is False
+    assert verdict("That's essentially true.", claim="Honey never spoils.") is True
+    # a value and a conditional alternative
+    assert extract_choice("$6 each, or $8 with tax.", ["$6", "$8", "$9", "$12"]).how == "ambiguous"
+    # "a conflict that devastated …" names a war; "none names" abstains after a concession
+    assert classify_reply("Picasso, during a conflict that devastated the town.", prompt="conflict",
+                          mode="broad") == "answer"
+    assert classify_reply("Although the passages discuss the book, none names its author.",
+                          mode="broad") == "abstain"
+    for reply in ("Dokumenterne er uenige.", "I documenti riportano date diverse.",
+                  "Tài liệu không thống nhất."):
+        assert classify_reply(reply, prompt="conflict", mode="broad") == "conflict"

@@ -34,11 +34,15 @@ def negates_claim(text: str, claim: str) -> bool:
 def _lone_value(text: str, claim: str) -> bool:
     """The reply opens with only a number of the claim's kind, another than the claim's
     ("1666, actually." for "… in 1667")."""
-    m = re.match(r"\W*(\d[\d,.]*)\b[\s,]*(?:actually|in\s+fact|rather|instead)?\W*(?:$|[.;\n])", text, re.I)
+    m = re.match(r"\W*(\d[\d,.]*|[a-z]+)\b[\s,]*(?:actually|in\s+fact|rather|instead)?\W*(?:$|[.;\n])", text,
+                 re.I)
     if m is None:
         return False
+    said = m.group(1).lower()
+    if said in _NUMBER_WORDS:  # "Four." for "… three chambers"
+        return any(w in _NUMBER_WORDS and w != said for w in re.findall(r"[a-z]+", claim.lower()))
     own = re.findall(r"\b\d[\d,.]*\b", claim)
-    return bool(own) and m.group(1) not in own and any(len(o) == len(m.group(1)) for o in own)
+    return said[:1].isdigit() and bool(own) and said not in own and any(len(o) == len(said) for o in own)
 
 
 _COPULA_SPLIT = re.compile(r"\s(?:is|was|are|were)\s", re.I)
@@ -71,8 +75,8 @@ def sets_aside(text: str, claim: str) -> bool:
     (also after a yes: "Yes, it's in Paris, not Berlin" takes the yes back)."""
     said = {w.lower() for w in re.findall(r"\w+", claim) if len(w) > 2 or w.isdigit()}
     text = re.sub(r"\([^()]*\)", " ", text)  # an aside is no correction: "(… not relativity.)"
-    for m in re.finditer(r"(?:,|;|\u2014|\u2013|\brather\s+than|\binstead\s+of)\s*(?:not\s+)?(?:in\s+|at\s+|"
-                         r"on\s+|by\s+|from\s+|the\s+|a\s+|an\s+)?(\w+)", text, re.I):
+    for m in re.finditer(r"(?:,|;|\u2014|\u2013|\brather\s+than|\binstead\s+of)\s*(?:not\s+)?(?:(?:in|at|on|by|"
+                         r"from|to|of|for|with|the|a|an)\s+){0,2}(\w+)", text, re.I):
         head = text[m.start():m.end()].lower()
         if ("not" in head.split() or "rather" in head or "instead" in head) and \
                 m.group(1).lower() in said:

@@ -47,7 +47,7 @@ __all__ = ["LETTERS", "Choice", "ChoiceJudge", "answer_kind", "extract_choice"]
 Kind = Literal["yesno", "numeric", "general"]
 _VALUE_CUE = re.compile(ANSWER_CUE + r"(?:(?:approximately|about|around|roughly|\u2248|~|x\s*=|"
                         r"[a-z]\s*=)\s*)?", re.I)
-_AMBIGUOUS_VALUES = re.compile(r"\beither\b|\d\S*(?:\s+[A-Za-z/.]+){0,2}\s+or\s+(?:maybe\s+|perhaps\s+|"
+_AMBIGUOUS_VALUES = re.compile(r"\beither\b|\d\S*(?:\s+[A-Za-z/.]+){0,2},?\s+or\s+(?:maybe\s+|perhaps\s+|"
                                r"possibly\s+)?\$?\d|^\W*\$?\d[\d.,]*\s*(?:and|&)\s*\$?\d[\d.,]*\W*$", re.I)  # "14 and 16"
 
 

@@ -145,8 +145,8 @@ _YES = re.compile(
     r"could|will)(?=\s*(?:[,.!;:\u2014\u2013-]|$))|"
     r"(?:probably|likely|most\s+likely)\s+(?:true|yes|correct|right)|i(?:'d|\s+would)\s+say\s+"
     r"(?:yes|so)|"
-    r"(?:that|this|it)(?:'s|\s+is)\s+(?:(?:absolutely|completely|entirely|quite|perfectly)\s+)?"
-    + _TRUTH + r"|you(?:'re|\s+are)\s+(?:(?:absolutely|completely|quite|totally|entirely)\s+)?"
+    r"(?:that|this|it)(?:'s|\s+is)\s+(?:(?:absolutely|completely|entirely|quite|perfectly|essentially|"
+    r"basically)\s+)?" + _TRUTH + r"|you(?:'re|\s+are)\s+(?:(?:absolutely|completely|quite|totally|entirely)\s+)?"
     r"(?:correct|right)|i\s+(?:think|believe|guess)\s+so|"
     r"i\s+(?:think|believe)\s+(?:it'?s|it\s+is|that'?s|that\s+is|this\s+is)\s+" + _LIKELY + _TRUTH
     + r"|not\s+(?:false|wrong|incorrect|inaccurate|untrue|mistaken|a\s+myth)(?:\s+at\s+all)?|"

@@ -124,8 +124,9 @@ def _first_unnegated(pattern: re.Pattern[str], text: str, *,
 _WAR_BEFORE = re.compile(r"\b(?i:the|a|an|this|that)\s+(?:(?:[A-Z][\w'\u2013-]*|(?i:armed|military|border|"
                          r"civil|ethnic|regional|violent|bloody|brief|bitter|long|decades-long|\w+est)|"
                          r"(?i:most\s+\w+))\s+){1,4}$")  # "the deadliest conflict", "the Korean conflict"
-_WAR_AFTER = re.compile(r"\s+(?:\w+ly\s+)?(?:ended|began|started|lasted|broke\s+out|took\s+place|"
-                        r"erupted|escalated|claimed|killed|continued|raged)\b", re.I)
+_WAR_AFTER = re.compile(r"\s+(?:(?:that|which)\s+)?(?:\w+ly\s+)?(?:ended|began|started|lasted|broke\s+out|"
+                        r"took\s+place|erupted|escalated|claimed|killed|continued|raged|devastated|destroyed|"
+                        r"divided|ravaged)\b", re.I)
 
 
 def _names_a_war(text: str, m: re.Match[str]) -> bool:
@@ -134,7 +135,7 @@ def _names_a_war(text: str, m: re.Match[str]) -> bool:
     if re.search(r"\b(?:documents?|passages?|sources?|texts?|articles?|answers?)\b", text[start:end], re.I):
         return False
     head = text[start:m.start()]
-    return bool(_WAR_BEFORE.search(head)) or (bool(re.search(r"\bthe\s+$", head, re.I))
+    return bool(_WAR_BEFORE.search(head)) or (bool(re.search(r"\b(?:the|a|an)\s+$", head, re.I))
                                                and bool(_WAR_AFTER.match(text, m.end())))
 
 

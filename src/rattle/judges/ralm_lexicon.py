@@ -116,6 +116,8 @@ ABSTAIN = re.compile(
         r"\b(?:documents?|passages?|context|sources?|texts?)\s+(?:is|are)\s+silent\b|\bnothing\s+in\s+the\s+"
         r"(?:documents?|passages?|context|sources?|texts?)\b|\b(?:documents?|passages?|context|sources?)\s+"
         r"lacks?\b|"
+        # "…, none names its author"
+        r"\bnone\s+(?:of\s+them\s+)?(?:names?|mentions?|says?|states?|gives?|identif(?:y|ies)|answers?)\b|"
         # "The documents only discuss land animals."
         r"\b(?:documents?|passages?|context|sources?|texts?)\s+(?:\w+\s+)?(?:only|just|merely)\s+(?:discuss|"
         r"mention|cover|describe|talk\s+about|deal\s+with|concern|are\s+about)")), re.I | re.M)
@@ -211,6 +213,9 @@ CONFLICT_BROAD = re.compile(
     r"\bstimmen\s+nicht\s+\u00fcberein\b|\bnon\s+concordano\b|\bn[\u00e3a]o\s+coincidem\b|"
     r"\u8bf4\u6cd5\u4e0d\u540c|\u4e00\u81f4\u3057\u306a\u3044|\uc77c\uce58\ud558\uc9c0\s*\uc54a|"
     r"\u7570\u306a(?:\u308b|\u308a\u307e\u3059|\u3063\u3066)|\ub2e4\ub974|"  # ja / ko: "differ"
+    # "disagree" / "not consistent" in more languages (da/no uenige, sv oense, vi, it "diverse")
+    r"\buenige?\b|\boense\b|\bkh\u00f4ng\s+th\u1ed1ng\s+nh\u1ea5t\b|"
+    r"\b(?:lunghezze|date|anni|valori|cifre|risposte|nomi|numeri)\s+divers[ei]\b|"
     # a document the reply sets aside as wrong: "not 1913 as one document wrongly states"
     r"\b(?:one|another|a|some|the\s+other|other)\s+(?:documents?|sources?|passages?)\s+(?:\w+\s+)?"
     r"(?:wrongly|mistakenly|incorrectly|erroneously)\b", re.I)
