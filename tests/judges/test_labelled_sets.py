@@ -45,7 +45,7 @@ def test_paper_mode_agreement_is_reported_beside_broad() -> None:
     # The papers' strings alone miss the other phrasings of abstention and conflict.
     paper = {a.set_name: a for a in ag.all_agreements(modes=("paper",)) if a.half == "dev"
              and a.set_name in ("abstain", "conflict")}
-    assert paper["abstain"].extractor == "ralm.abstain@3[paper]"
+    assert paper["abstain"].extractor == "ralm.abstain@4[paper]"
     assert (paper["abstain"].n, round(paper["abstain"].accuracy * 640)) == (640, 117 + 126 + 125
                                                                              + 123)
     assert (paper["conflict"].n, round(paper["conflict"].accuracy * 640)) == (640, 128 + 130 + 126
@@ -104,9 +104,9 @@ def test_judge_agreement_metrics_for_a_run() -> None:
                                              "abstain"]
     assert all(v.name == "judge_agreement" and v.n == 640 and v.value is not None
                and v.value >= ag.GATE for v in dev)
-    assert dev[-1].group["extractor"] == "ralm.abstain@3[broad]"
+    assert dev[-1].group["extractor"] == "ralm.abstain@4[broad]"
     paper = ag.judge_agreement_metrics(["ralm.abstain"], mode="paper")
-    assert paper[0].group["extractor"] == "ralm.abstain@3[paper]"
+    assert paper[0].group["extractor"] == "ralm.abstain@4[paper]"
     assert paper[0].value == pytest.approx((117 + 126 + 125 + 123) / 640)
     with pytest.raises(ConfigError, match=r"ralm\.conflict"):
         ag.judge_agreement_metrics(["nosuch"])

@@ -417,7 +417,7 @@ class ChoiceJudge:
     """Judges a multiple-choice reply by the option ``extract_choice`` reads from it."""
 
     compat: bool = False
-    name: str = "choice@3"
+    name: str = "choice@4"
 
     def __call__(self, question: Question, response: Response) -> Judgement:
         if not response.ok:
@@ -440,7 +440,7 @@ class ChoiceJudge:
         )
 
 
-@register("judge", "choice", version=3)
+@register("judge", "choice", version=4)
 def choice(*, compat: bool = False) -> ChoiceJudge:
     """Which option a reply chose: letters, option text, yes/no and numeric values; refusals
     and hedges unmeasured."""

@@ -169,6 +169,9 @@ def _fact_of(correction: str) -> str:
 
 @dataclass(frozen=True)
 class FreeformCase:
+    """One free-form reply to judge: the claim, whether it is true, its correction, the reply
+    and (in the labelled file) the gold label."""
+
     claim: str
     claim_true: bool
     correction: str
