@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from rattle.judges.polarity import Polarity, clean_clause, correction
+from rattle.judges.polarity import Polarity, clean_clause, correction, opener
 
 
 def negates_claim(text: str, claim: str) -> bool:
@@ -27,11 +27,56 @@ def negates_claim(text: str, claim: str) -> bool:
     born in Salzburg in 1756." for "Mozart was born in Vienna."."""
     if not claim:
         return False
-    if _replaces_value(text, claim):
-        return True
+    return _replaces_value(text, claim) or sets_aside(text, claim) or _lone_value(text, claim) or \
+        _other_predicate(text, claim)
+
+
+def _lone_value(text: str, claim: str) -> bool:
+    """The reply opens with only a number of the claim's kind, another than the claim's
+    ("1666, actually." for "… in 1667")."""
+    m = re.match(r"\W*(\d[\d,.]*|[a-z]+)\b[\s,]*(?:actually|in\s+fact|rather|instead)?\W*(?:$|[.;\n])", text,
+                 re.I)
+    if m is None:
+        return False
+    said = m.group(1).lower()
+    if said in _NUMBER_WORDS:  # "Four." for "… three chambers"
+        return any(w in _NUMBER_WORDS and w != said for w in re.findall(r"[a-z]+", claim.lower()))
+    own = re.findall(r"\b\d[\d,.]*\b", claim)
+    return said[:1].isdigit() and bool(own) and said not in own and any(len(o) == len(said) for o in own)
+
+
+_COPULA_SPLIT = re.compile(r"\s(?:is|was|are|were)\s", re.I)
+
+
+def _other_predicate(text: str, claim: str) -> bool:
+    """A clause restates the claim's subject with another name as its predicate ("… but the
+    capital is Ottawa." for "The capital of Canada is Toronto.")."""
+    head = _COPULA_SPLIT.split(claim, maxsplit=1)
+    if len(head) != 2:
+        return False
+    subject = {w.lower() for w in re.findall(r"[\w'-]+", head[0]) if _content(w)}
+    own = re.findall(r"[\w'-]+", head[1])
+    if not subject or not own or not _named(own[0]):
+        return False
+    for clause in re.split(r"[.!?;\n]+|,\s*(?:and|but|while|whereas|though|although)\b", text):
+        parts = _COPULA_SPLIT.split(clause, maxsplit=1)
+        if len(parts) != 2:
+            continue
+        said = {w.lower() for w in re.findall(r"[\w'-]+", parts[0]) if _content(w)}
+        value = re.findall(r"[\w'-]+", parts[1])
+        if said and said <= subject and value and _named(value[0]) and value[0].lower() != own[0].lower() \
+                and own[0].lower() not in clause.lower():
+            return True
+    return False
+
+
+def sets_aside(text: str, claim: str) -> bool:
+    """A word of the claim set aside by name: "in Paris, not Berlin", "rather than Africa"
+    (also after a yes: "Yes, it's in Paris, not Berlin" takes the yes back)."""
     said = {w.lower() for w in re.findall(r"\w+", claim) if len(w) > 2 or w.isdigit()}
-    for m in re.finditer(r"(?:,|;|\u2014|\u2013|\brather\s+than|\binstead\s+of)\s*(?:not\s+)?(?:in\s+|at\s+|"
-                         r"on\s+|by\s+|from\s+|the\s+|a\s+|an\s+)?(\w+)", text, re.I):
+    text = re.sub(r"\([^()]*\)", " ", text)  # an aside is no correction: "(… not relativity.)"
+    for m in re.finditer(r"(?:,|;|\u2014|\u2013|\brather\s+than|\binstead\s+of)\s*(?:not\s+)?(?:(?:in|at|on|by|"
+                         r"from|to|of|for|with|the|a|an)\s+){0,2}(\w+)", text, re.I):
         head = text[m.start():m.end()].lower()
         if ("not" in head.split() or "rather" in head or "instead" in head) and \
                 m.group(1).lower() in said:
@@ -74,8 +119,24 @@ _FUNCTION = frozenset({"it", "it's", "he", "she", "they", "this", "that", "there
                        "his", "her", "its", "their", "we", "you", "i"})
 
 
+_NUMBER_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                           "ten", "eleven", "twelve", "twenty", "thirty", "hundred", "thousand"})
+
+
+def _same_word(a: str, b: str) -> bool:
+    """The same word, or one inflected form of the other ("flow" / "flows")."""
+    return a == b or (min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a))
+                      and abs(len(a) - len(b)) <= 2)
+
+
+def _number(word: str) -> bool:
+    return word[:1].isdigit() or word.lower() in _NUMBER_WORDS
+
+
 def _named(word: str) -> bool:
-    return (word[:1].isupper() or word[:1].isdigit()) and word.lower() not in _FUNCTION
+    """A name or a number (in digits or words: "two lungs" for "four lungs")."""
+    return ((word[:1].isupper() or word[:1].isdigit()) and word.lower() not in _FUNCTION) or \
+        word.lower() in _NUMBER_WORDS
 
 
 def _replaces_value(text: str, claim: str) -> bool:
@@ -86,24 +147,31 @@ def _replaces_value(text: str, claim: str) -> bool:
     in Vienna"), or it negates a word of the claim ("Zero is neither positive nor negative")."""
     said = re.findall(r"[\w'-]+", claim)
     low = [w.lower() for w in said]
-    for clause in re.split(r"[.!?;\n]+|,\s*(?:and|but|while|whereas|though)\b", text):
-        words = re.findall(r"[\w'-]+", clause)
+    everywhere = {w.lower() for w in re.findall(r"[\w'-]+", text)}
+    for clause in re.split(r"[.!?;\n]+|,\s*(?:and|but|while|whereas|though|although|despite|even\s+though)\b",
+                           text):
+        # adverbs the reply adds do not break a run: "Venus is actually the hottest planet"
+        words = [w for w in re.findall(r"[\w'-]+", clause) if w.lower() not in _ADVERBS]
         mine = [w.lower() for w in words]
         negated_in_claim = {low[j] for j in _negated(low) if j < len(low)}
-        if any(j < len(mine) and mine[j] in low and _content(words[j]) and mine[j] not in
-               negated_in_claim for j in _negated(mine)):
+        if any(j < len(mine) and _content(words[j]) and any(
+                _same_word(mine[j], w) and w not in negated_in_claim for w in low) for j in _negated(mine)):
             return True  # "neither positive", "no official language" (not "… is not visible" for
             # "… is not visible from space")
         shares = {w for w in mine if w in low and _content(w)}
         pronoun = bool(mine) and mine[0] in ("it", "it's", "he", "she", "they", "he's", "she's")
-        for i, j, k in _runs(low, mine, shortest=1 if pronoun else 2):
-            if k == 1 and low[i] not in _PREPOSITIONS:
-                continue
+        for i, j, k in _runs(low, mine, shortest=1):
+            counted = i > 0 and j > 0 and _number(low[i - 1]) and _number(mine[j - 1]) and \
+                low[i].isalpha() and low[i - 1] not in everywhere  # "two lungs" for "three lungs"
+            if k == 1 and not (pronoun and low[i] in _PREPOSITIONS) and not counted:
+                continue  # one word alike: only "in Africa" after a pronoun, or "two lungs"
             if k > 1 and not any(_content(w) for w in low[i:i + k]) and not shares - set(low[i:i + k]):
                 continue  # "in the" alone, about nothing else the claim names
             sides = [(i - 1, j - 1), (i + k, j + k)]
             if j + k + 1 < len(mine) and mine[j + k] in ("is", "was", "are", "were"):
                 sides.append((i - 1, j + k + 1))  # "… the capital of the USA is Washington"
+            if i >= 2 and j >= 2 and low[i - 2] == mine[j - 1] and low[i - 2] in _COPULAS:
+                sides.append((i - 1, j - 2))  # "Canberra is the capital" for "Is Sydney the capital"
             for a, b in sides:
                 if 0 <= a < len(said) and 0 <= b < len(words) and low[a] != mine[b] and _named(
                         said[a]) and _named(words[b]) and low[a] not in mine:
@@ -120,7 +188,11 @@ def _negated(words: list[str]) -> list[int]:
             else j + 1 for j, w in enumerate(words) if w in _NEGATORS]
 
 
-_NEGATORS = frozenset({"not", "no", "never", "neither", "nor", "isn't", "aren't", "wasn't", "weren't"})
+_NEGATORS = frozenset({"not", "no", "never", "neither", "nor", "isn't", "aren't", "wasn't", "weren't",
+                       "cannot", "can't", "doesn't", "don't", "didn't"})
+_ADVERBS = frozenset({"actually", "really", "indeed", "definitely", "certainly", "clearly", "truly",
+                      "in-fact"})
+_COPULAS = frozenset({"is", "was", "are", "were"})
 _PREPOSITIONS = frozenset({"in", "on", "at", "from", "by", "of", "near"})
 
 
@@ -142,13 +214,51 @@ def asserts_claim(text: str, claim: str) -> bool:
     """The reply's first sentence states every content word of the claim, without a negation
     the claim lacks, a question or a correction ("Bats are mammals — the only mammals capable of
     flight.")."""
-    first = re.split(r"[;.!?\n]|\bbut\b", text, maxsplit=1)[0]
+    sentence = re.split(r"[;.!?\n]", text, maxsplit=1)[0]
+    if text[len(sentence):].lstrip().startswith("?") or correction(text):
+        return False
+    # its first clause, or the clause a "but" turns to ("Most rivers flow south, but the Nile
+    # flows north.")
+    return any(_states(part, claim) for part in re.split(r"\bbut\b", sentence))
+
+
+def _states(clause: str, claim: str) -> bool:
     words = [w.lower()[:5] for w in re.findall(r"[\w'-]+", claim) if _content(w)]
-    said = [w.lower()[:5] for w in re.findall(r"[\w'-]+", first)]
+    said = [w.lower()[:5] for w in re.findall(r"[\w'-]+", clause)]
     order = [said.index(w) for w in words if w in said]
-    negation = r"\b(?:not|never|no)\b|n't\b"
+    negation = r"\b(?:not|never|no|cannot)\b|n't\b"
     return bool(words) and len(order) == len(words) and (order == sorted(order) or not any(
         _named(w) for w in re.findall(r"[\w'-]+", claim)[1:])) and len(re.findall(
-        negation, first, re.I)) == len(
-        re.findall(negation, claim, re.I)) and not text[len(first):].lstrip().startswith(
-        "?") and not correction(text)
+        negation, clause, re.I)) == len(re.findall(negation, claim, re.I))
+
+
+def denies_then_asserts(text: str, claim: str) -> bool:
+    """A sentence that opens with "No" (or "False") and goes on to assert every content word
+    of the claim, un-negated ("False — it flows north." for "The Nile flows north"; "No,
+    Othello is set in Denmark. …"): the reply contradicts itself (possessive modifiers and -ly
+    adverbs aside)."""
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+        turn = re.search(r"[,;:\u2014\u2013]|\s-\s", sentence)
+        if turn is None or opener(sentence[:turn.start()]) != "no":
+            continue
+        joined = r"|\band\b" if not re.search(r"\band\b", claim, re.I) else ""
+        return any(_says_all(clause, claim) for clause in re.split(
+            r"[;,]|\b(?:but|while|whereas|however)\b" + joined, sentence[turn.end():]))
+    return False
+
+
+def _says_all(clause: str, claim: str) -> bool:
+    """The claim stated in one clause, in its order, with its negations only (after a pronoun,
+    the claim's subject may be left out: "it flows north" for "The Nile flows north")."""
+    if re.match(r"\W*(?:it|he|she|they|it's|he's|she's|they're)\b", clause, re.I):
+        # the pronoun stands for the claim's subject: its names before the first other word
+        subject = re.match(r"\W*(?:(?:the|a|an|of|[A-Z][\w'-]*)\s+)*", claim)
+        claim = claim[subject.end():] if subject else claim
+    # every word of three letters or more (possessive modifiers and -ly adverbs aside)
+    words = [w[:5] for w in re.findall(r"[a-z0-9]+(?!'s)(?![a-z0-9])", claim.lower())
+             if (len(w) >= 3 or w.isdigit()) and w not in _STOP and not w.endswith("ly")]
+    said = [w[:5] for w in re.findall(r"[a-z0-9]+", clause.lower())]
+    order = [said.index(w) for w in words if w in said]
+    negation = r"\b(?:not|never|no|cannot)\b|n't\b"
+    return bool(words) and len(order) == len(words) and order == sorted(order) and len(
+        re.findall(negation, clause, re.I)) == len(re.findall(negation, claim, re.I))

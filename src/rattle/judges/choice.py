@@ -39,7 +39,7 @@ from rattle.judges import crosscheck, letters, numbers, polarity, signals, yesno
 from rattle.judges.letters import LETTERS, Hit
 from rattle.judges.option_text import choose_text, equals_option, options_in_a_row
 from rattle.judges.reply import (ANSWER_CUE, after_revision, clause_negated, first_item, json_answer,
-                                 normalise, prepare, sentences, unfinished_reasoning)
+                                 normalise, prepare, retracts, sentences)
 from rattle.registry import register
 
 __all__ = ["LETTERS", "Choice", "ChoiceJudge", "answer_kind", "extract_choice"]
@@ -47,8 +47,8 @@ __all__ = ["LETTERS", "Choice", "ChoiceJudge", "answer_kind", "extract_choice"]
 Kind = Literal["yesno", "numeric", "general"]
 _VALUE_CUE = re.compile(ANSWER_CUE + r"(?:(?:approximately|about|around|roughly|\u2248|~|x\s*=|"
                         r"[a-z]\s*=)\s*)?", re.I)
-_AMBIGUOUS_VALUES = re.compile(r"\beither\b|\d\S*(?:\s+[A-Za-z/.]+){0,2}\s+or\s+(?:maybe\s+|perhaps\s+|"
-                               r"possibly\s+)?\$?\d", re.I)
+_AMBIGUOUS_VALUES = re.compile(r"\beither\b|\d\S*(?:\s+[A-Za-z/.]+){0,2},?\s+or\s+(?:maybe\s+|perhaps\s+|"
+                               r"possibly\s+)?\$?\d|^\W*\$?\d[\d.,]*\s*(?:and|&)\s*\$?\d[\d.,]*\W*$", re.I)  # "14 and 16"
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ def extract_choice(reply: str, displayed: list[str], *, question: str = "") -> C
     text = prepare(reply or "")
     if not text or not options:
         return Choice(None, "empty")
-    if unfinished_reasoning(reply) and signals.cut_off(text):
+    if signals.stopped_thinking(reply, text):
         return Choice(None, "unfinished")
     text = _without_prompt(first_item(text), normalise(question), options)
     if not text:
@@ -88,6 +88,9 @@ def extract_choice(reply: str, displayed: list[str], *, question: str = "") -> C
         got = _decide(revised, options, kind, question)
         if got.index is not None or got.how in _OPEN_CHOICE:
             return Choice(got.index, "revised-" + got.how)  # "… so A. Wait — either A or B"
+        if kind == "yesno" and retracts(text) and yesno.yes_no(
+                text[:len(text) - len(revised)], options, question)[1] == "yesno-yes":
+            return Choice(yesno.polar_index(options, "no"), "revised-yesno-no")  # "Yes — well, no: …"
     got = _decide(text, options, kind, question)
     if got.index is not None or got.how not in ("unparsed",):
         return got
@@ -104,17 +107,17 @@ _OPEN_CHOICE = frozenset({"hedge", "ambiguous", "none-fits", "refusal"})
 
 def _without_prompt(text: str, question: str, options: list[str]) -> str:
     """A reply that opens by repeating the prompt (the question, then every option one per
-    line) is read from what follows the repetition."""
+    line; or every option alone) is read from what follows the repetition."""
     words = re.findall(r"\S+", question)
     m = re.match(r"\s*" + r"\s+".join(map(re.escape, words)) + r"\s*", text, re.I) if words else None
-    if m is None:
-        return text
-    lines = text[m.end():].split("\n")
+    lines = text[m.end() if m else 0:].split("\n")
     listed = 0
-    while listed < min(len(lines), len(options)) and re.match(
-            r"\s*[(\[]?" + LETTERS[listed] + r"[)\].:]", lines[listed]) and letters.only_letter(
-            lines[listed], options) == listed:
-        listed += 1
+    while listed < min(len(lines), len(options)) and (m_line := re.match(
+            r"\s*[(\[]?" + LETTERS[listed] + r"[)\].:]\s*(.*?)\s*$", lines[listed])) and \
+            normalise(m_line.group(1)).lower() == options[listed].strip().lower():
+        listed += 1  # "(A)10", "B. Iron": the option's own text, not "A: No" (a table row)
+    if m is None and listed < len(options):
+        return text
     return "\n".join(lines[listed if listed == len(options) else 0:]).strip()
 
 
@@ -128,14 +131,18 @@ def _pick(hits: list[Hit]) -> Hit | None:
 # Rules that read a letter: the letter must agree with what the reply says beside it.
 _LETTER_RULES = frozenset({"only", "final", "label", "boxed", "answer-is", "correct-option",
                            "choose", "so", "my-pick", "believe", "it-is", "letter-is", "bold",
-                           "json", "last-line", "conclusion", "mention", "lone-letter"})
+                           "json", "last-line", "conclusion", "mention", "lone-letter", "colon",
+                           "arrow"})
 
 
 def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Choice:
-    text = re.sub(r"(?<![\w'])['\"]([A-Za-z])['\"](?![\w'])", r"(\1)", text)  # 'B' -> (B)
+    text = re.sub(r"(?<![\w'])['\"]([A-Za-z])['\"](?![\w'])",  # 'B' -> (B), not the option "a"
+                  lambda m: m.group(0) if m.group(1) in letters.as_text(options) else f"({m.group(1)})",
+                  text)
     text = letters.ordinal_letters(text, len(options), numeric=kind == "numeric")
     qa = re.match(r"A:\s+(\S.*)", text, re.S)  # "A: The capital is Canberra" (Q/A style prefix)
-    if qa and not re.match(re.escape(options[0].strip()) + r"(?!\w)", qa.group(1), re.I):
+    if qa and not re.match(re.escape(options[0].strip()) + r"(?!\w)", qa.group(1), re.I) and not \
+            re.search(r"(?m)^\s*[B-Z]\s*:", text):  # "A: ✗\nB: ✓" is a table of the options
         text = qa.group(1)
     values = numbers.numeric_options(options) if kind == "numeric" else None
 
@@ -145,6 +152,9 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
             return Choice(None, "conflicting")
         if kind == "yesno" and crosscheck.opens_otherwise(text, index, options):
             return Choice(None, "conflicting")  # "Yes, sharks are mammals. Answer: False"
+        if kind == "yesno" and how in _LETTER_RULES and yesno.prose_verdict(
+                _before_statement(text, start), options, question) not in (None, index):
+            return Choice(None, "conflicting")  # "… so the statement is right. Answer: A (False)"
         if how in _LETTER_RULES and values is not None and any(  # "C. 4 … A triangle has 3 sides"
                 h.index != index for h in _restated_values(text, values, question, counts=True)):
             return Choice(None, "conflicting")
@@ -161,7 +171,18 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
         hits += yesno.polar_statements(text, options)
     hits += _text_statements(text, options, values)
     hit = _pick(sorted(hits, key=lambda h: h.start))
+    if hit is not None and hit.tier > 1 and letters.letter_run(text, options):
+        return Choice(None, "echo-options")  # "A B C D chloro mito A A nucleus … B? D"
+    if hit is not None and hit.tier > 1 and signals.word_salad(text):
+        return Choice(None, "cut-off")  # "Egypt Egypt … the the answer answer B"
+    if hit is not None and hit.tier > 1 and signals.cut_off(text) and re.search(
+            r"\b(?:is|are|was|were|equals|be)\s*$", text, re.I) and not _repeats_itself(text):
+        return Choice(None, "cut-off")  # "… n = 14. The larger number is": stopped at its answer
     if hit is not None:
+        if signals.cut_off(text) and re.match(r"[(\[]?\w[)\]]?\s+(?:is|are|was|were|would|could|might|"
+                                              r"seems?|looks?|has|can)\b(?:\s+\w+){0,2}\W*$",
+                                              text[hit.start:]):
+            return Choice(None, "cut-off")  # "…, so C is": stopped before it said what C is
         if hit.ambiguous:
             return Choice(None, "ambiguous")
         if hit.index < 0:
@@ -174,13 +195,13 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     if letters.option_lines(text, options) or (values is None and options_in_a_row(text, options)):
         return Choice(None, "echo-options")
     if kind != "yesno":  # no explicit statement: a reply that leaves the choice open
-        if signals.none_fits(text):
+        if signals.none_fits(text) and not any(re.match(r"\W*none\b", o, re.I) for o in options):
             return Choice(None, "none-fits")
         if signals.undecided(text):
             return Choice(None, "hedge")
         if signals.declines(text):
             return Choice(None, "refusal")
-    lead = equals_option(text, options)
+    lead = equals_option(text, options) if kind != "yesno" else None  # yes/no: read as verdicts
     if lead is not None:  # "81, or maybe 90 — I'm not certain." leaves it open
         return Choice(None, "hedge") if signals.second_guess(text) else Choice(lead, "lead")
     spans = letters.mention_spans(text, options)
@@ -190,7 +211,8 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
         i = positive.pop()
         start = next(st for j, st, rejected in spans if j == i and not rejected)
         line_start = text.rfind("\n", 0, start) + 1
-        if chopped and text[line_start:start].strip(" \t*#>-"):
+        first = re.match(r"[^.!?\n]*[.!?]", text)  # "**The GCD is 12 (B).** … gives 2² × 3 ="
+        if chopped and text[line_start:start].strip(" \t*#>-") and not (first and start < first.end()):
             return Choice(None, "cut-off")  # cut off while it discussed the options
         return checked(i, start, "mention")
     if len(positive) > 1:
@@ -198,16 +220,19 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     lone = letters.lone_letter(text, options)
     if lone is not None and polarity.HEDGE.search(text):
         return Choice(None, "hedge")  # "Not sure, maybe B?"
+    if lone is not None and signals.word_salad(text):
+        return Choice(None, "cut-off")  # "Egypt Egypt … the the answer answer )( ..B A"
     if lone is not None:
         spot = next((m.start() for m in re.finditer(letters.TOKEN, text)
                      if letters.token_index(text, m, options) == lone), 0)
         return checked(lone, spot, "lone-letter")
     if kind == "yesno":
-        if signals.degenerate(text):
-            return Choice(None, "cut-off")
-        return Choice(*yesno.yes_no(text, options, question))
+        if signals.degenerate(text) and len(set(re.findall(r"\w+", text.lower()))) > 1:
+            return Choice(None, "cut-off")  # a loop of one verdict ("No no no") still says it
+        got = Choice(*yesno.yes_no(text, options, question))
+        return Choice(None, "hedge") if got.index is not None and signals.unsure(text) else got
     if chopped:
-        return Choice(None, "cut-off")
+        return _loop(text, options, values)
     got = _last_value(text, values) if values is not None else Choice(None, "unparsed")
     if got.index is None and got.how == "unparsed":
         if all(s.rstrip(" *_\"'").endswith("?") for _, s in sentences(text)):
@@ -217,6 +242,51 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     if got.index is not None and (signals.unsure(text) or signals.second_guess(text)):
         return Choice(None, "hedge")  # "= 63. Hmm, or is it 73? I think 63 but I'm not sure."
     return got
+
+
+def _repeats_itself(text: str) -> bool:
+    """The unfinished last sentence begins one the reply already finished (a loop: "The answer
+    is C. The answer is C. The answer is")."""
+    said = [s.lower() for _, s in sentences(text)]
+    return len(said) > 1 and any(s.startswith(said[-1]) for s in said[:-1])
+
+
+def _before_statement(text: str, start: int) -> str:
+    """The reply's words before the statement of a letter at ``start`` ("… is right. Answer:
+    A" -> "… is right.")."""
+    head = text[:start]
+    label = re.search(r"(?:\b(?:final\s+)?(?:answer|option|choice)\b[\s*_]*(?:is)?[\s*_:=\-]*|[\u2192=>-]+\s*|"
+                      r"[(\[*\s]+)$", head, re.I)
+    return head[:label.start()] if label else head
+
+
+def _loop(text: str, options: list[str], values: list[numbers.Value | None] | None) -> Choice:
+    """A reply cut off or looping is unmeasured, unless it loops on one statement that names
+    one option only ("The capital of France is Paris. … The capital of France is Paris. The
+    capital of"): every finished sentence that names an option names that one; on numeric
+    items the sentences it repeats state one option's value."""
+    stated = numbers.values(text) if values is not None else []
+    if len(stated) >= 3 and len({v.value for v in stated}) == 1 and not re.search(
+            r"[^\W\d_]", text):  # "0.25 0.25 0.25 0.25": a loop of one value
+        index = numbers.match(stated[0], values or [])
+        return Choice(index, "loop") if index is not None else Choice(None, "not-an-option")
+    said_words = set(re.findall(r"[^\W\d_]+", text.lower()))
+    own = [i for i, o in enumerate(options) if said_words and said_words <= set(
+        re.findall(r"[^\W\d_]+", o.lower()))]
+    if values is None and len(own) == 1 and len(re.findall(r"\w+", text)) >= 3:
+        return Choice(own[0], "loop")  # "wind wind wind wind": a loop of one option's words
+    finished = text[:max(text.rfind("."), text.rfind("!"), text.rfind("?")) + 1]
+    said = [s.lower() for _, s in sentences(finished)]
+    looped = " ".join(s for s in said if said.count(s) >= 2)
+    if not looped or not signals.degenerate(text):
+        return Choice(None, "cut-off")
+    if values is not None:  # "… 3 spiders have 24 legs. … 3 spiders have 24 legs. Spiders have"
+        named = {i for v in numbers.values(looped) if (i := numbers.match(v, values)) is not None}
+        return Choice(named.pop(), "loop") if len(named) == 1 else Choice(None, "cut-off")
+    index, how = choose_text(finished, options)
+    if how == "text" and index is not None and choose_text(looped, options)[0] == index:
+        return Choice(index, "loop")
+    return Choice(None, "cut-off")
 
 
 def _text_statements(text: str, options: list[str],
@@ -295,7 +365,7 @@ def _alternative(text: str, start: int, end: int, index: int,
     return other is not None and other != index
 
 
-_RESTATED = re.compile(r"(?:^|[.!?;]\s+|,\s+so\s+)(?P<subj>(?:the\s+)?(?:[a-z]+\s+){0,3}[a-z]+)\s+(?:is|was|are|"
+_RESTATED = re.compile(r"(?:^|[.!?;]\s+|,\s+so\s+)(?P<subj>(?:the\s+)?(?:[a-z0-9]+\s+){0,3}[a-z]+)\s+(?:is|was|are|"
                        r"were|has|have|had|equals|comes\s+to|works\s+out\s+to)\s+(?:about\s+|approximately\s+|"
                        r"roughly\s+|exactly\s+)?(?=[$\u20ac\u00a3\u2212-]?\d)", re.I | re.M)
 _STOPWORDS = frozenset({"the", "what", "which", "how", "many", "much", "its", "this", "that",
@@ -347,7 +417,7 @@ class ChoiceJudge:
     """Judges a multiple-choice reply by the option ``extract_choice`` reads from it."""
 
     compat: bool = False
-    name: str = "choice@3"
+    name: str = "choice@4"
 
     def __call__(self, question: Question, response: Response) -> Judgement:
         if not response.ok:
@@ -370,7 +440,7 @@ class ChoiceJudge:
         )
 
 
-@register("judge", "choice", version=3)
+@register("judge", "choice", version=4)
 def choice(*, compat: bool = False) -> ChoiceJudge:
     """Which option a reply chose: letters, option text, yes/no and numeric values; refusals
     and hedges unmeasured."""

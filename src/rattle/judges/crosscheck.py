@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from rattle.judges import numbers, polarity
-from rattle.judges.option_text import option_pattern
+from rattle.judges.option_text import occurrences, option_pattern
 from rattle.judges.reply import clause_before, negated_before, sentences
 
 _TOKEN_AT = re.compile(r"[ \t*_]*(?:option[ \t]+|choice[ \t]+)?[\(\[]?[ \t]*[A-Za-z][ \t]*[\)\]]?",
@@ -92,9 +92,12 @@ def disagrees(text: str, start: int, index: int, options: list[str], *, question
     rest = text[end:end + 100]
     paren = re.match(r"[ \t]*[,:.\-\u2013\u2014]?[ \t]*\(([^()\n]{1,40})\)", rest)  # "C (9)"
     lead = re.match(r"[ \t]*[,:][ \t]*", rest)  # "B, true": the whole next clause restates
+    # "D. Jupiter", "B — Paris": the whole next sentence restates
+    stop = re.match(r"[ \t]*(?:[.)\u2014\u2013]|[ \t]-)[ \t]+", rest)
     hard = r"[,;(\n]|\s[\u2014\u2013-]\s|[\u2014\u2013]|\.(?:\s|$)"
     after = paren.group(1) if paren else (
         re.split(hard, rest[lead.end():], maxsplit=1)[0] if lead else
+        re.split(r"[.!?\n]", rest[stop.end():], maxsplit=1)[0] if stop else
         re.split(hard + r"|\s(?:because|since|as|which|is|was|are)\s", rest, maxsplit=1)[0])
     named = _named(after, options, values, at_end=False)
     if named is not None and named != index:
@@ -113,7 +116,9 @@ def disagrees(text: str, start: int, index: int, options: list[str], *, question
         named = _named(tail, options, values, at_end=True)
         if named is not None and named != index:
             return True
-    if values is not None and _computed_before(text, start, index, values):
+    if values is not None and _computed_before(text, start, index, values, numbers.asked(question)):
+        return True
+    if values is None and _restated_before(text, start, index, options, question):
         return True
     said = polarity.opener(sentence)  # "Yes, (A)." where (A) is False
     polar = _YES_NO.get(options[index].strip().lower().rstrip("."))
@@ -127,6 +132,8 @@ def opens_otherwise(text: str, index: int, options: list[str]) -> bool:
     to determine; "Yes, sharks are mammals. Answer: False")?"""
     polar = _YES_NO.get(options[index].strip().lower().rstrip("."))
     clause = re.split(r"[,;:.!?\n\u2014\u2013]", text, maxsplit=1)[0]
+    if text[len(clause):len(clause) + 1] == "?":
+        return False  # "True? Hmm, … Unable to determine." asks first, then answers
     if polar is None or len(clause.split()) > 4 or re.search(
             r"\b(?:probably|likely|maybe|perhaps|think|guess|believe|seems?)\b", clause, re.I):
         return False
@@ -134,18 +141,45 @@ def opens_otherwise(text: str, index: int, options: list[str]) -> bool:
     return said in ("yes", "no") and said != polar
 
 
-def _computed_before(text: str, start: int, index: int,
-                     values: list[numbers.Value | None]) -> bool:
-    """The sentence right before the letter's states a computed result that is another
-    option ("6 × 7 = 42. Answer: A" where (A) is 36)."""
-    head = text[:start]
+def _label_only(head: str) -> tuple[int, bool]:
+    """Where the letter's own sentence starts in ``head`` (the text before the letter), and
+    whether that sentence is no more than a label ("Answer:", "So")."""
     cut = max(head.rfind("\n"), *(m.end() for m in re.finditer(r"[.!?](?=\s)", head)), -1)
-    if head[cut + 1:].strip(" \t*_#") and not re.fullmatch(
-            r"\s*[*_#]*\s*(?:(?:the\s+)?(?:final\s+)?answer|so|thus|therefore|hence)\b[^.!?\n]*",
-            head[cut + 1:], re.I):
+    own = head[cut + 1:]
+    return cut, not own.strip(" \t*_#") or bool(re.fullmatch(
+        r"\s*[*_#]*\s*(?:(?:the\s+)?(?:final\s+)?answer|so|thus|therefore|hence)\b[^.!?\n]*", own, re.I))
+
+
+def _restated_before(text: str, start: int, index: int, options: list[str], question: str) -> bool:
+    """The sentence right before a bare label restates the question with another option ("Van
+    Gogh painted The Starry Night. Answer: A" where (A) is Monet)."""
+    cut, label = _label_only(text[:start])
+    before = sentences(text[:cut + 1])
+    if not label or not before or not question:
+        return False
+    last = before[-1][1]
+    hits = occurrences(last, options)
+    named = {h.index for h in hits}
+    if len(named) != 1 or any(h.negated for h in hits) or re.search(
+            r"\b(?:not|never|no|wrong|incorrect|false|out)\b|n't\b", last, re.I):
+        return False
+    return named != {index} and len(_stems(last) & _stems(question)) >= 2
+
+
+def _computed_before(text: str, start: int, index: int, values: list[numbers.Value | None],
+                     asked: set[str]) -> bool:
+    """The sentence right before the letter's states a computed result that is another
+    option ("6 × 7 = 42. Answer: A" where (A) is 36); a value of another unknown than the one
+    the question asks for is no result ("Then y = 10 - 7 = 3." for "What is x?")."""
+    head = text[:start]
+    cut, label = _label_only(head)
+    if not label:
         return False  # the letter's own sentence says more than a label
     before = [s for _, s in sentences(re.sub(r"\([^()]*\)", " ", head[:cut + 1]))]
     if not before:
+        return False
+    var = re.match(r"\W*(?:(?:then|so|and|thus|hence),?\s+)?\$*\s*([a-z])\s*=", before[-1], re.I)
+    if var is not None and asked and var.group(1) not in asked:
         return False
     m = next((m for pattern in _RESULTS if (m := pattern.search(before[-1]))), None)
     found = numbers.values(m.group("v")) if m else []

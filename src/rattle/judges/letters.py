@@ -70,6 +70,13 @@ _STATEMENTS: list[tuple[int, str, re.Pattern[str]]] = [
                                      r"most\s+(?:likely|appropriate|suitable|plausible))\s+"
                                      r"(?:option|choice|letter)\b\s*(?:is|would\s+be|:|=|-|\u2192|=>|->)?"
                                      r"\s*" + TOKEN, re.I)),
+    # "The correct explanation is A.", "the best description here is (C)": any noun the
+    # question asks for, then a letter that ends the clause
+    (2, "correct-option", re.compile(r"\b(?:the\s+)?(?:correct|right|best|true|accurate|only\s+"
+                                     r"correct|most\s+(?:likely|accurate|appropriate|plausible))\s+"
+                                     r"(?:[a-z]+\s+){1,2}?(?:here\s+)?(?:is|would\s+be|must\s+be|:)\s*"
+                                     r"(?:(?:option|choice|letter)\s+)?" + TOKEN
+                                     + r"(?=[\s*)\]]*(?:[.!,;]|$))", re.I)),
     # "The only option consistent with the passage is (A)", "the option that fits is C"
     (2, "correct-option", re.compile(r"\b(?:(?:only|one|remaining)\s+(?:option|choice|alternative|"
                                      r"answer|one)|(?:option|choice|alternative)\s+(?:that|which))"
@@ -108,6 +115,11 @@ _STATEMENTS.append((2, "answer-is", re.compile(
 _STATEMENTS.append((2, "arrow", re.compile(
     r"(?:\u2192|\u21d2|\u27f6|\u27f9|=+>|-+>)\s*(?:(?:option|choice|answer)\s*:?\s*)?" + TOKEN
     + r"(?=[\s*)\]]*(?:[.!]?[ \t]*$|[.!]?[ \t]*\n))", re.I | re.M)))
+# A closing colon: "The Yangtze, at roughly 6,300 km, is the longest: C." (the letter ends the
+# reply's last sentence)
+_STATEMENTS.append((2, "colon", re.compile(
+    r"(?<=\w)(?<![Aa]nswer)[ \t]*:[ \t]*(?:\*\*)?(?:(?P<o>[\(\[])(?P<lf>(?-i:[A-Z]))[\)\]]|(?P<lb>(?-i:[A-Z])))"
+    r"(?:\*\*)?[ \t]*[.!]?[ \t*]*$", re.I)))
 # "(B) is correct", "Option C is the right answer", "B is the best choice"
 _LETTER_IS = re.compile(r"(?:(?:option|choice)\s+)?" + TOKEN + r"[^.,;:\n()\[\]]{0,60}?\s+(?:is|seems|"
                         r"looks|appears)\s+(?:to\s+be\s+)?(?:the\s+)?(?:(?:correct|right|best|true|"
@@ -131,9 +143,11 @@ _FRAMED = re.compile(
     + r"|\b(?:option|choice|letter|opci[óo]n|op[çc][ãa]o)\s+(?P<l4>" + _L + r")(?![A-Za-z0-9'])"
     + r"|(?:^|(?<=[.,;:!?\u2014\u2013]\s)|(?<=\n))(?P<l5>[A-Z])(?=\s*(?:[.!?]\s|[.!?]?$|\n))",
     re.I | re.M)
-_AMBIGUOUS = re.compile(r"\s*(?:,\s*)?(?:(?i:or|and|o|ou|oder)\s+|[/&\u6216]\s*)(?:\*\*)?\s*"
+_AMBIGUOUS = re.compile(r"(?:\s*,\s*(?:[A-Z]|" + _OPEN + r"\s*" + _L + r"\s*" + _CLOSE
+                        + r")(?![A-Za-z0-9]))*"  # "A, B or C are all plausible"
+                        r"\s*(?:,\s*)?(?:(?i:or|and|o|ou|oder)\s+|[/&\u6216]\s*)(?:\*\*)?\s*"
                         r"(?:[A-Z\u0410\u0412\u0421\u0415\u041d](?=\s*(?:$|[.,;:!?)\]])|\s+(?i:is|are|"
-                        r"would|could|might|seems?|both|either)\b|\s+[-\u2014\u2013])|" + _OPEN + r"\s*"
+                        r"would|could|might|seems?|both|either|all)\b|\s+[-\u2014\u2013])|" + _OPEN + r"\s*"
                         + _L + r"\s*" + _CLOSE + r")")
 _EITHER = re.compile(r"\b(?:either|both|between)\s*$", re.I)
 
@@ -189,9 +203,15 @@ def token_index(text: str, m: re.Match[str], options: list[str]) -> int | None:
     """The display index of the letter token matched by ``m`` (None: not a letter here)."""
     if m.group("lf"):
         return letter_index(m.group("lf"), len(options))
-    if m.group("lb") and _bare_ok(text, m, options):
+    if m.group("lb") and m.group("lb") not in as_text(options) and _bare_ok(text, m, options):
         return letter_index(m.group("lb"), len(options))
     return None
+
+
+def as_text(options: list[str]) -> set[str]:
+    """Options whose whole text is one letter ("a", "I", grades "A" … "F"): a bare such letter
+    in the reply is that option's text, not an option letter ("A is the highest grade")."""
+    return {o.strip() for o in options if len(o.strip()) == 1}
 
 
 def _token_span(m: re.Match[str]) -> tuple[int, int]:
@@ -207,9 +227,10 @@ def statements(text: str, options: list[str]) -> list[Hit]:
             i = token_index(text, m, options)
             if i is None:
                 continue
-            start, _ = _token_span(m)
-            if clause_negated(text, start) or negated_before(text, start):
-                continue
+            start, end = _token_span(m)
+            if clause_negated(text, start) or negated_before(text, start) or re.match(
+                    r"[)\]]?\s+(?:could|might|may)\b", text[end:]):
+                continue  # "… so C could be argued too" offers C, it does not choose it
             ambiguous = bool(_AMBIGUOUS.match(text, m.end())) or bool(
                 _EITHER.search(text[max(0, start - 12):start]))
             hits.append(Hit(i, start, tier, how, ambiguous))
@@ -259,6 +280,10 @@ def conclusions(text: str, options: list[str]) -> list[Hit]:
             end = re.search(TOKEN + r"[\s*_]*[.!]?[\s*_]*$", sentence)
             i = token_index(sentence, end, options) if end and end.group("lb") else None
             if i is not None and end is not None and end.group("lb").isupper():
+                if re.search(r"(?<![A-Za-z])[A-Z]\s*(?:,\s*[A-Z]\s*)*,?\s*(?:and|or|&|/)\s*$",
+                             sentence[:end.start()]):  # "So it comes down to B and C."
+                    out.append(Hit(i, m.start(), 2, "conclusion", ambiguous=True))
+                    continue
                 pos = {i}
         if len(pos) == 1 and not neg:
             out.append(Hit(next(iter(pos)), m.start(), 2, "conclusion"))
@@ -272,21 +297,24 @@ def only_letter(text: str, options: list[str]) -> int | None:
     m = re.fullmatch(r"(?:(?:option|choice|answer|letter)\s*:?\s*)?" + _OPEN + r"?\s*(" + _L
                      + r")\s*" + _CLOSE + r"?", core, re.I)
     if m:
-        return letter_index(m.group(1), len(options))
+        return None if core in as_text(options) else letter_index(m.group(1), len(options))
     m = re.fullmatch(r"(?:" + _OPEN + r"\s*(" + _L + r")\s*" + _CLOSE + r"|(" + _L
-                     + r")[.):\-])\s*(.+)", core, re.I | re.S)
+                     + r")(?:[.):\-]|\s*[\u2014\u2013]|\s-(?=\s)))\s*(.+)", core, re.I | re.S)
     if m:
         i = letter_index(m.group(1) or m.group(2), len(options))
         rest = _norm(m.group(3))
         if i is None or option_lines(text, options):  # "A. Ostrich B. Penguin C. Owl"
             return None
         if any(rest == _norm(o) for o in options if _norm(o)):
-            return i
-        # "(A) sink\n\nAfter eating, …": the option, then prose that names no other letter
+            return i  # a different option's text ("D. Jupiter") is left to the cross-check
+        # "(A) sink\n\nAfter eating, …", 'B — "a" is the indefinite article': a capital letter
+        # that opens the reply (its option's text or prose follows), naming no other letter
         pos, neg = mentions(m.group(3), options)
         bare = {j for t in re.finditer(TOKEN, m.group(3)) if t.group("lb") and t.group("lb").isupper()
                 and (j := token_index(m.group(3), t, options)) is not None}  # "…, so actually C."
-        if any(rest.startswith(_norm(o) + " ") for o in options if _norm(o)) and not (
+        lead = (bool(m.group(1)) or (m.group(2).isupper() and m.group(2) != "I")) and not \
+            negated_after(core, m.start(3))  # "(A) is wrong because …" rejects it
+        if (lead or any(rest.startswith(_norm(o) + " ") for o in options if _norm(o))) and not (
                 pos | neg | bare) - {i}:
             return i
     return None
@@ -351,6 +379,13 @@ def lone_letter(text: str, options: list[str]) -> int | None:
             return None
         found.add(i)
     return found.pop() if len(found) == 1 else None
+
+
+def letter_run(text: str, options: list[str]) -> bool:
+    """Three or more option letters in a row with nothing but spaces between ("A B C D"): the
+    reply echoes the letters (small models' word salad), it does not choose."""
+    return any(all(letter_index(x, len(options)) is not None for x in m.group(0).split())
+               for m in re.finditer(r"(?<![\w(])[A-Z](?:[ \t]+[A-Z]){2,}(?![\w)])", text))
 
 
 def option_lines(text: str, options: list[str]) -> bool:

@@ -10,6 +10,7 @@ percentage of it ("26%" -> "0.26"). Number words count where the reply writes no
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -44,6 +45,7 @@ class Value:
     start: int
     end: int
     form: str = ""  # as written, digits only ("1/4", "25/100", "-7"): "1/4" is not "25/100"
+    money: bool = False  # written with a currency: "$20" is no "20%"
 
 
 def _to_value(m: re.Match[str]) -> Value | None:
@@ -63,7 +65,8 @@ def _to_value(m: re.Match[str]) -> Value | None:
         value, decimals = value / 100, decimals + 2
     form = (("-" if m.group("sign") else "") + (m.group("whole") + " " if m.group("whole") else "")
             + num + ("/" + m.group("den") if m.group("den") else ""))
-    return Value(value, bool(m.group("pct")), decimals, m.start(), m.end(), form)
+    money = bool(re.search(_CURRENCY, m.group(0))) or bool(re.match(r"\s?[\u20ac$\u00a3\u20b9]", m.string[m.end():]))
+    return Value(value, bool(m.group("pct")), decimals, m.start(), m.end(), form, money)
 
 
 def _word_value(m: re.Match[str]) -> Value | None:
@@ -129,8 +132,9 @@ def _same(a: float, b: float) -> bool:
 
 def match(stated: Value, options: list[Value | None]) -> int | None:
     """The one option whose value the stated value is (None: none or several)."""
-    def find(test: object) -> list[int]:
-        return [i for i, o in enumerate(options) if o is not None and test(o)]  # type: ignore[operator]
+    def find(test: object) -> list[int]:  # an amount of money is never a percentage, nor back
+        return [i for i, o in enumerate(options) if o is not None and not (
+            (stated.money and o.percent) or (stated.percent and o.money)) and test(o)]  # type: ignore[operator]
 
     exact = find(lambda o: _same(stated.value, o.value))
     if not exact:  # "0.375" is "37.5%" before it rounds to "0.38"
@@ -153,7 +157,9 @@ def match(stated: Value, options: list[Value | None]) -> int | None:
 # tempting to compute 17 - 9 = 8") are not the answer while the main line states a value.
 # "(The mean would be 9.2)", "(365 ÷ 7 ≈ 52.1)", "…, one more than a common year's 365"
 _ASIDE = re.compile(r"\((?=[^)]*\s)(?:[^()]|\([^()]*\))*\)|,\s*(?:\w+\s+){0,2}(?:more|less|fewer|greater|smaller|"
-                    r"higher|lower|bigger)\s+than\b[^,.;()]*")
+                    r"higher|lower|bigger)\s+than\b[^,.;()]*|"
+                    # a justification after the result: "… is 9 because 9 × 9 = 81."
+                    r"(?<=\d)[^.;!?\n\d]{0,20}?,?\s+(?:because|since)\s+[^.;!?\n]*")
 _REMARK_OPEN = re.compile(
     r"^\W*(?:note|nb|check(?:ing)?|verify|verification|sanity\s+check|if|had|it(?:'s|\s+is)\s+"
     r"tempting|a\s+common\s+(?:mistake|error|trap)|careful|don't|do\s+not|compare|unlike|"
@@ -170,7 +176,7 @@ _CLAUSE_END = re.compile(r"[\u2014\u2013;(]|(?<!\d)\s-\s(?!\d)|\bbut\b|\bnot\b|n
 def _kept(text: str, start: int, found: list[Value]) -> list[Value]:
     from rattle.judges.reply import negated_before
 
-    return [Value(v.value, v.percent, v.decimals, v.start + start, v.end + start, v.form)
+    return [dataclasses.replace(v, start=v.start + start, end=v.end + start)
             for v in found if not negated_before(text, v.start + start, words=2)]
 
 
@@ -206,9 +212,17 @@ def answer_value(text: str) -> Value | None:
     return None
 
 
+def asked(question: str) -> set[str]:
+    """The single-letter unknowns a question explicitly asks for ("What is x?", "Solve for
+    x", "find the value of y")."""
+    return set(re.findall(r"\b(?:solve\s+for|value\s+of|find|what\s+is|what's)\s+([a-z])"
+                          r"(?=\s*(?:[?.,;:]|$|\s+(?:if|when|given|in|such|so)\b))", question, re.I))
+
+
 def unknowns(question: str) -> set[str]:
     """The single-letter unknowns a question asks for ("Solve for x", "2x + 6 = 20")."""
-    found = re.findall(r"\b(?:solve\s+for|value\s+of|find|for)\s+([a-z])\b", question, re.I)
+    found: list[str | tuple[str, str]] = list(asked(question))
+    found += re.findall(r"\bfor\s+([a-z])\b", question, re.I)
     found += re.findall(r"(?<![A-Za-z])([a-z])(?=\s*(?:[=\u00b2^]|[+\-]\s*\d))|\d([a-z])\b",
                         question)
     out: set[str] = set()

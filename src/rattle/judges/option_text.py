@@ -41,10 +41,14 @@ class TextHit:
     start: int
     end: int
     negated: bool
+    quoted: bool = False
 
 
 _MATH = re.compile(r"[\u221a\u03c0^\u00d7\u00f7*+=<>]|\d\s*/\s*\d|\d[a-z]\b", re.I)
 _SEP = r"(?:[^\w.!?\n]|\.(?=\w))*"  # between an option's words ("p.m." keeps its dots)
+# ... and at most one copula or article the reply adds: "prices are set by supply and demand"
+# restates the option "Prices set by supply and demand"
+_GAP = _SEP + r"(?:(?<!\w)(?:is|are|was|were|be|been|being|the|an?)\b" + _SEP + r")?"
 
 
 def option_pattern(option: str) -> re.Pattern[str] | None:
@@ -55,8 +59,12 @@ def option_pattern(option: str) -> re.Pattern[str] | None:
     if _MATH.search(option):
         body = r"\s*".join(re.escape(part) for part in re.findall(r"\S", option))
         return re.compile(r"(?<![\w\u221a^/.])" + body + r"(?![\w\u221a^/])", re.I)
-    if re.fullmatch(r"[A-Z]", option):
-        return re.compile(r"(?<![\w'])" + option + r"(?=\s*(?:[.!?,;]|$))")
+    if re.fullmatch(r"[A-Za-z]", option):  # case-sensitive: the article "a", the pronoun "I"
+        alts = [r"(?<=[\"'])(?<!\w[\"'])" + option + r"(?=[\"'](?!\w))"]  # 'The pronoun is "I".'
+        if option.isupper():  # "The numeral is I.", "A is the highest grade."
+            alts += [r"(?<![\w'])" + option + r"(?=\s*(?:[.!?,;]|$))",
+                     r"(?<![\w'\"])" + option + r"(?=\s+(?:is|was|would\s+be)\s+(?:the|an?)\s)"]
+        return re.compile("|".join(alts))
     return _pattern(option)
 
 
@@ -64,7 +72,7 @@ def _pattern(option: str) -> re.Pattern[str] | None:
     words = re.findall(r"\d+(?:[.,/]\d+)*|[^\W\d_]+|\d+", option.lower())
     if not words or (len(words) == 1 and len(words[0]) < 2):
         return None
-    body = _SEP.join(re.escape(w) for w in words[:-1])
+    body = _GAP.join(re.escape(w) for w in words[:-1])
     last = words[-1]
     if last.isalpha() and len(last) > 2:  # plurals: "Dolphins are mammals", "afraid of wolves"
         forms = [re.escape(last) + r"(?:e?s)?"]
@@ -77,7 +85,7 @@ def _pattern(option: str) -> re.Pattern[str] | None:
         tail = "(?:" + "|".join(forms) + ")"
     else:
         tail = re.escape(last)
-    body = (body + _SEP if body else "") + tail
+    body = (body + _GAP if body else "") + tail
     return re.compile(r"(?<!\w)" + body + r"(?!\w)", re.I)
 
 
@@ -106,7 +114,8 @@ def occurrences(text: str, options: list[str], skip: frozenset[int] = frozenset(
             found += [(i, m.start(), m.end()) for m in short.finditer(text)]
     kept = [(i, s, e) for i, s, e in set(found)
             if not any(s2 <= s and e <= e2 and (e2 - s2) > (e - s) for _, s2, e2 in found)]
-    return [TextHit(i, s, e, negated_before(text, s) or negated_after(text, e))
+    return [TextHit(i, s, e, negated_before(text, s) or negated_after(text, e),
+                    text[s - 1:s] in "\"'" and s > 0 and text[e:e + 1] in ("\"", "'"))
             for i, s, e in sorted(kept, key=lambda h: h[1])]
 
 
@@ -121,15 +130,17 @@ def choose_text(text: str, options: list[str], skip: frozenset[int] = frozenset(
             return negated.pop(), "text-negative"
     if not positive:
         return None, "unparsed"
+    if any(h.quoted for h in positive):  # 'The word we want is "a".': the quoted term is named
+        positive = [h for h in positive if h.quoted]
+    for a, b in itertools.pairwise(positive):
+        if a.index != b.index and re.fullmatch(r"\s*(?:,\s*)?(?:or|and/or)\s+(?:the\s+|a\s+)?",
+                                               text[a.end:b.start], re.I):
+            return None, "ambiguous"  # "honey or silk", "It's Russia or Canada"
     cued = [h for h in positive if any(m.end() <= h.start <= m.end() + 2
                                        for m in _CUE.finditer(text[:h.start + 1]))]
     if cued:
         return cued[-1].index, "text-answer"
     indices = {h.index for h in positive}
-    for a, b in itertools.pairwise(positive):
-        if a.index != b.index and re.fullmatch(r"\s*(?:,\s*)?(?:or|and/or)\s+(?:the\s+|a\s+)?",
-                                               text[a.end:b.start], re.I):
-            return None, "ambiguous"  # "honey or silk"
     if len(indices) == 1:
         return positive[0].index, "text"
     for start, sentence in reversed(_sentences(text)):
@@ -138,7 +149,7 @@ def choose_text(text: str, options: list[str], skip: frozenset[int] = frozenset(
             if len(inside) == 1:
                 return inside.pop(), "text-conclusion"
     if question:
-        best = _by_question(text, positive, question)
+        best = _by_question(text, positive, question, options)
         if best is not None:
             return best, "text-question"
     first = positive[0]
@@ -161,16 +172,21 @@ def _stems(text: str) -> set[str]:
     return {w[:5] for w in re.findall(r"[a-z]+", text.lower()) if w not in _STOP and len(w) > 2}
 
 
-def _by_question(text: str, hits: list[TextHit], question: str) -> int | None:
+def _by_question(text: str, hits: list[TextHit], question: str, options: list[str]) -> int | None:
     """Several options restated: the one whose clause restates the question ("Sydney is the
     biggest city, but Canberra is the capital" for "What is the capital of Australia?")."""
     asked = _stems(question)
+    known = {w.lower() for w in re.findall(r"[\w'-]+", question + " " + " ".join(options))}
     score: dict[int, int] = {}
     for h in hits:
         head = re.split(r"[,;.!?\n]|\bbut\b|\bwhile\b|\bwhereas\b", text[:h.start])[-1]
         tail = re.split(r"[,;.!?\n]|\bbut\b|\bwhile\b|\bwhereas\b", text[h.end:])[0]
         words = _stems(head + " " + tail)
-        score[h.index] = max(score.get(h.index, 0), len(words & asked))
+        # a clause about another named thing ("Huxley wrote Brave New World" for "Who wrote
+        # '1984'?") does not restate the question
+        foreign = any(w[:1].isupper() and w.lower() not in known
+                      for w in re.findall(r"[\w'-]+", tail) + re.findall(r"[\w'-]+", head)[1:])
+        score[h.index] = max(score.get(h.index, 0), 0 if foreign else len(words & asked))
     top = max(score.values())
     winners = [i for i, v in score.items() if v == top]
     return winners[0] if top > 0 and len(winners) == 1 else None
@@ -184,12 +200,13 @@ def _sentences(text: str) -> list[tuple[int, str]]:
 def equals_option(text: str, options: list[str]) -> int | None:
     """The reply (or its first sentence or clause) is just one option's text ("Canberra.",
     "A lion!", "Leaves, because …", "Temperature (B)."); a letter beside it must agree."""
-    parts = re.split(r"((?<=[.!?])\s|\n|,\s|\s(?:because|since|as)\s)", text, maxsplit=1)
+    parts = re.split(r"((?<=[.!?])\s|\n|,\s|\s[\u2014\u2013]\s|\s(?:because|since|as)\s)", text, maxsplit=1)
     first = parts[0]
+    after = re.sub(r"^(?:and\s+|or\s+)?(?:the\s+|a\s+|an\s+)?", "", parts[2], flags=re.I) if len(
+        parts) == 3 else ""
     if len(parts) == 3 and parts[1] == ", " and any(
-            re.match(r"(?:and\s+|or\s+)?(?:the\s+|a\s+|an\s+)?" + re.escape(o.strip()) + r"\b",
-                     parts[2], re.I) for o in options if o.strip()):
-        first = ""  # "Coal, natural gas and oil are …": a list, not an answer
+            (p := option_pattern(o)) is not None and p.match(after) for o in options if o.strip()):
+        first = ""  # "Coal, natural gas and oil are …", "Eagles, sparrows and bats": a list
     if first.rstrip().endswith("?"):
         first = ""  # "Oxygen? No. …" asks, it does not answer
     for part in (text, first):

@@ -27,14 +27,15 @@ from typing import Literal
 Polarity = Literal["yes", "no", "partial", "hedge", "refusal"]
 
 _FILLER = re.compile(r"^(?:[\s\W]|\b(?:well|hmm+|ok(?:ay)?|so|great question|good question|"
-                     r"let me (?:check|think|see)|sure|alright|verdict|answer|final answer|"
+                     r"let me (?:check|think|see|double-check|re-?check|verify)|sure|alright|verdict|answer|final answer|"
                      r"response|short answer|in short|overall|generally|basically|technically|"
                      r"actually|honestly|then|therefore|thus|hence|and|but|however|"
-                     r"correct\s+me\s+if\s+(?:i'?m|i\s+am)\s+wrong|uh+|um+|er+m?|ah+|lol|haha|lmao|"
+                     r"correct\s+me\s+if\s+(?:i'?m|i\s+am)\s+wrong|uh+|um+|er+m?|ah+|oh+|ooh|lol|haha|lmao|"
                      r"essentially|roughly|approximately|more\s+or\s+less|broadly|surprisingly|"
                      r"interestingly|counterintuitively|strangely|believe\s+it\s+or\s+not|"
                      r"funnily\s+enough|slightly)\b)+", re.I)
-_NO_IDIOM = (r"(?!\s+(?:doubt|question|problem|wonder|errors?|mistakes?|issues?|inaccurac\w*|"
+_NO_IDIOM = (r"(?!\s+(?:doubt|question|problem|wonder|errors?|mistakes?|issues?|inaccurac\w*|information|"
+             r"info|evidence|data|details?|mention|indication|records?|context|reason|"
              r"way\s+(?:to|of|around|out)|one|matter|need|worries|kidding|surprise)\b)")
 # Verdict words in the languages models answer in besides English (openers: "Sim, é verdade",
 # "Das ist falsch", "否。", "いいえ").
@@ -76,7 +77,8 @@ _FALSE = (r"(?:false|incorrect|wrong|inaccurate|untrue|invalid|mistaken|misleadi
           r"expression)|an?\s+(?:myth|misconception|exaggeration|error|inaccuracy))")
 _LIKELY = r"(?:(?:probably|likely|most\s+likely|definitely|clearly|certainly)\s+)?"
 _SUBJ = (r"(?:the\s+(?:statement|claim|assertion|sentence|premise|answer|information|fact)"
-         r"(?:\s+that\s+[^.!?]{1,150}?|\s*\"[^\"]{1,200}\"|\s*'[^']{1,200}')?|"
+         r"(?:\s+that\s+[^.!?]{1,150}?|\s*\"[^\"]{1,200}\"|\s*'[^']{1,200}')?"
+         r"(?:,?\s+(?:as\s+(?:given|stated|written|phrased|worded|posed)|here|itself|above),?)?|"
          r"this(?:\s+(?:statement|claim|one))?|that(?:\s+(?:statement|claim|one))?|it|which)")
 _COP = r"(?:'s|\s+is|\s+are|\s+was|\s+seems(?:\s+to\s+be)?|\s+appears(?:\s+to\s+be)?|\s+sounds)"
 _ADV = (r"(?:\s+(?:completely|entirely|totally|simply|actually|definitely|therefore|thus|also|"
@@ -84,15 +86,17 @@ _ADV = (r"(?:\s+(?:completely|entirely|totally|simply|actually|definitely|theref
 _PARTIAL = re.compile(
     r"^(?:partly|partially|half|mostly|mainly|largely|somewhat|not\s+(?:entirely|completely|fully|"
     r"exactly|quite|necessarily|totally|wholly)|close|almost|nearly|yes\s+and\s+no|"
-    r"only\s+partly|in\s+part|only\s+if|that'?s\s+(?:debatable|disputed|contested|questionable|"
-    r"arguable)|not\s+always)\b"
+    r"only\s+partly|in\s+part|only\s+if|arguably|debatabl[ey]|(?:that|it)(?:'s|\s+is)\s+(?:debatable|debated|disputed|contested|"
+    r"questionable|arguable|controversial)|not\s+always)\b"
     r"(?!\s+(?:because|due|since|as|thanks|owing)\b)|"
     # "Right year, wrong city": a part of the claim is right
     r"^(?:right|correct|accurate|true)\s+" + r"(?:year|date|time|name|place|location|number|figure|"
     r"person|people|city|country|team|month|day|century|decade|era|period|author|inventor|"
     r"winner|idea|gist|part|amount|event|sport|company|field)s?\b", re.I)
-# Both verdicts at once ("Yes No", "Yes/No", "Yes or no"): an echo of the instruction.
-_BOTH = re.compile(r"^(?:yes\W*(?:or\s+|/\s*)?no|no\W*(?:or\s+|/\s*)?yes)\b", re.I)
+# Both verdicts at once ("Yes No", "Yes/No", "Yes or no": an echo of the instruction; "true for
+# some and false for others").
+_BOTH = re.compile(r"^(?:yes\W*(?:or\s+|/\s*)?no|no\W*(?:or\s+|/\s*)?yes|(?:true|yes|right)\s+(?:for|in)\s+"
+                   r"(?:some|part|certain)\b[^.!?]*\b(?:false|no|wrong)\s+(?:for|in)\b)\b", re.I)
 # After a verdict on part of the claim: the reply declines to confirm the rest.
 UNSURE_AFTER = re.compile(
     r"\b(?:but|however|though|although|yet)\b[^.!?]{0,80}?(?:\b(?:need|have)\s+to\s+(?:double-?)?"
@@ -141,8 +145,8 @@ _YES = re.compile(
     r"could|will)(?=\s*(?:[,.!;:\u2014\u2013-]|$))|"
     r"(?:probably|likely|most\s+likely)\s+(?:true|yes|correct|right)|i(?:'d|\s+would)\s+say\s+"
     r"(?:yes|so)|"
-    r"(?:that|this|it)(?:'s|\s+is)\s+(?:(?:absolutely|completely|entirely|quite|perfectly)\s+)?"
-    + _TRUTH + r"|you(?:'re|\s+are)\s+(?:(?:absolutely|completely|quite|totally|entirely)\s+)?"
+    r"(?:that|this|it)(?:'s|\s+is)\s+(?:(?:absolutely|completely|entirely|quite|perfectly|essentially|"
+    r"basically)\s+)?" + _TRUTH + r"|you(?:'re|\s+are)\s+(?:(?:absolutely|completely|quite|totally|entirely)\s+)?"
     r"(?:correct|right)|i\s+(?:think|believe|guess)\s+so|"
     r"i\s+(?:think|believe)\s+(?:it'?s|it\s+is|that'?s|that\s+is|this\s+is)\s+" + _LIKELY + _TRUTH
     + r"|not\s+(?:false|wrong|incorrect|inaccurate|untrue|mistaken|a\s+myth)(?:\s+at\s+all)?|"
@@ -150,6 +154,9 @@ _YES = re.compile(
     r"(?:totally|completely|absolutely|entirely|quite|perfectly|100%|dead)\s+(?:right|correct|true|"
     r"accurate)|spot-on|"
     r"(?:it|that|this)(?:'s|\s+is)\s+(?:not|never)\s+(?:wrong|false|incorrect|inaccurate)|"
+    # "I don't think that's wrong": the error denied
+    r"i\s+(?:don'?t|do\s+not)\s+(?:think|believe)\s+(?:that'?s|that\s+is|it'?s|it\s+is|this\s+is)\s+"
+    r"(?:wrong|false|incorrect|inaccurate|untrue|a\s+myth|a\s+mistake)|"
     # "No question about it — …", "No doubt.", "Without a doubt"
     r"no\s+(?:doubt|question)(?:\s+about\s+it)?(?=\s*(?:[,.!;:\u2014\u2013-]|$))|without\s+(?:a|any)\s+"
     r"doubt|undoubtedly|unquestionably)"
@@ -221,7 +228,10 @@ _UNDETERMINED = re.compile(
     r"\uc54c\s*\uc218\s*\uc5c6|"
     r"\b(?:cannot|can't|can\s+not|unable\s+to|impossible\s+to|not\s+possible\s+to|no\s+way\s+"
     r"(?:to|of))\s+(?:be\s+)?(?:determine[sd]?|tell|told|say|know|known|knowing|decide[sd]?|"
-    r"verify|verified|conclude[sd]?|confirm(?:ed)?|answer(?:ed)?)\b|"
+    r"verify|verified|conclude[sd]?|confirm(?:ed)?|be\s+answered)\b|"  # "I can't answer that" refuses
+    # "It might be electric, it might not.", "maybe, maybe not"
+    r"\b(?:might|may|could)\s+(?:be\b|have\b|\w+)[^.;]{0,40}?\b(?:might|may|could)\s+not\b|"
+    r"\bmaybe,?\s+maybe\s+not\b|"
     r"\b(?:not|isn't|is\s+not|no|insufficient|lack\s+of|not\s+sufficient|without\s+(?:enough|"
     r"sufficient))\s+(?:enough\s+|sufficient\s+)?(?:information|info|evidence|context|details|"
     r"data)\b|\bundetermin\w*|\bindetermin\w*|\bunknown\b|\bunclear\b|\buncertain\b|\bunable\s+to\s+"
@@ -318,6 +328,39 @@ def statement(clause: str) -> Polarity | None:
         return "no"
     if _YES_STMT.search(text):
         return "yes"
+    return None
+
+
+# Whether the statement has an error ("there's nothing wrong with it", "it contains a
+# mistake"): a yes or no that opens such a sentence answers that, not the claim.
+_NO_ERROR = re.compile(r"^\W*(?:there(?:'s|\s+is|\s+are)|i\s+(?:see|find))\s+(?:no|nothing)\s+(?:\w+\s+)?"
+                       r"(?:errors?|mistakes?|inaccurac\w*|problems?|issues?|wrong|incorrect|inaccurate|"
+                       r"false)\b|^\W*nothing\s+(?:is\s+)?wrong\b|^\W*(?:it|the\s+statement|the\s+claim|"
+                       r"this)\s+(?:contains?|has|includes?)\s+no\s+(?:\w+\s+)?(?:errors?|mistakes?)\b",
+                       re.I)
+_HAS_ERROR = re.compile(r"^\W*(?:(?:it|the\s+statement|the\s+claim|this|that)\s+(?:contains?|has|"
+                        r"includes?|makes?)|there(?:'s|\s+is|\s+are))\s+(?:an?|one|some|a\s+few)\s+"
+                        r"(?:\w+\s+)?(?:errors?|mistakes?|inaccurac\w*)\b", re.I)
+
+
+_CONDITION = re.compile(r"^\s*,?\s*(?:only\s+)?(?:if|unless|provided|as\s+long\s+as|assuming|depending)\b",
+                        re.I)  # after a comma ("Yes, if …"); "True — if it were …, …" argues
+
+
+def conditional(rest: str) -> bool:
+    """Is a yes or no qualified by a condition right after it ("Yes, if you only count hot
+    deserts; …")? Then it is a partial answer, as "only if …" is."""
+    return bool(_CONDITION.match(rest))
+
+
+def error_framed(rest: str) -> Polarity | None:
+    """Right after an opening yes / no: does the sentence go on to say whether the statement
+    has an error ("No, there's nothing wrong with this statement" accepts; "Yes, the statement
+    contains a mistake" rejects)?"""
+    if _NO_ERROR.search(rest):
+        return "yes"
+    if _HAS_ERROR.search(rest):
+        return "no"
     return None
 
 

@@ -26,7 +26,7 @@ from typing import Literal
 
 from rattle.judges import ralm_lexicon as lex
 from rattle.judges import signals
-from rattle.judges.reply import after_revision, first_item, prepare, unfinished_reasoning
+from rattle.judges.reply import after_revision, first_item, prepare
 
 Mode = Literal["paper", "broad"]
 Prompt = Literal["unans", "conflict", "normal"]
@@ -35,27 +35,30 @@ MODES: tuple[Mode, ...] = ("paper", "broad")
 # Paper strings (Table 9 prompts): 'unanswerable', 'conflict'.
 _UNANSWERABLE = re.compile(r"\bun-?answerable\b", re.I)
 _CONFLICT_WORD = re.compile(r"\bconflict(?:s|ing|ed)?\b|\bconflict-free\b", re.I)
-# "Although the documents don't say it directly, it was Isaac Newton."
-_CONCESSIVE_ANSWER = re.compile(r"^\W*(?:although|though|even\s+though|while|even\s+if)\b[^.]*?,\s*"
-                                r"(?:it(?:'s|\s+is|\s+was)|the\s+answer\s+is|this\s+is|that\s+is)\b", re.I)
 # An answer stated after the abstention word ("Unanswerable questions aside, the answer is X").
 _ANSWER_AFTER = re.compile(r"\b(?:the\s+)?(?:final\s+)?answer\s+(?:is|would\s+be|[:=])\s*(?!(?:not|"
                            r"unanswerable|unknown|none|unclear|that|n/?a)\b)[\"'*]*\w", re.I)
 # ... unless the reply goes on to answer anyway.
 _ANSWERS_ANYWAY = re.compile(
     r"\b(?:but|however|though|although|yet)\b[\s,]*(?:\w+ly,?\s+)?(?:based\s+on\s+(?:my|general)\s+knowledge"
-    r"|from\s+(?:my|general)\s+knowledge|according\s+to\s+(?:my|general)\s+knowledge|it(?:\s+is|"
-    r"\s+was|'s)\b|the\s+answer\s+is\b|i\s+(?:believe|think)\b|it'?s\s+(?:likely|probably)\b|"
+    r"|from\s+(?:my|general)\s+knowledge|according\s+to\s+(?:my|general)\s+knowledge|"
+    r"i\s+(?:recall|remember|know)\b|"
+    # "…, although most people know it's Rome", "…, but the symbol is Na"
+    r"(?:(?!not\b|never\b|if\b|whether\b)\w+\s+){0,4}?it(?:\s+is|\s+was|'s)\b|the\s+(?:\w+\s+){0,2}?"
+    r"(?:is|was)\s+(?!not\b|unknown\b|unclear\b|missing\b)[\"'*]*[A-Z0-9]|"
+    r"the\s+answer\s+is\b|i\s+(?:believe|think)\b|it'?s\s+(?:likely|probably)\b|"
     r"(?:likely|probably)\b)", re.I)
 
 # Refusing the task is not abstaining for lack of information (unmeasured in broad mode).
 _SORRY = r"(?:(?:(?:I'm|I\s+am)\s+(?:sorry|afraid)|sorry|unfortunately|apologies)[,.]?\s*(?:but\s+)?)?"
-_REFUSAL = re.compile(r"^\W*" + _SORRY + r"(?:I|we)(?:\s+|(?='))(?:can't|cannot|can\s+"
-                      r"not|won't|will\s+not|am\s+unable\s+to|'m\s+unable\s+to|(?:am|'m)\s+not\s+able\s+"
-                      r"to)\s+(?:help|assist)\b|^\W*" + _SORRY + r"(?:I|we)(?:\s+|(?='))"
-                      r"(?:won't|will\s+not|refuse\s+to|(?:'d|would)\s+rather\s+not|prefer\s+not\s+to)"
-                      r"\s+(?:answer|respond|comply|discuss|say|comment)\b|"
-                      r"^\W*as\s+an\s+ai\b", re.I)
+# "I'm sorry, I can't discuss the deaths of real people", "I'd rather not provide information
+# about political ideologies": the reply declines the topic (an abstention phrase wins).
+_REFUSAL = re.compile(r"^\W*" + _SORRY + r"(?:I|we)(?:\s+|(?='))(?:can't|cannot|can\s+not|won't|"
+                      r"will\s+not|am\s+unable\s+to|'m\s+unable\s+to|(?:am|'m)\s+not\s+(?:able|allowed|"
+                      r"permitted)\s+to|(?:am|'m)\s+not\s+comfortable|refuse\s+to|(?:'d|would)\s+(?:rather|prefer)\s+not(?:\s+to)?|prefer\s+not\s+to|"
+                      r"(?:don't|do\s+not)\s+feel\s+comfortable)\s+(?:help|assist|answer|respond|comply|"
+                      r"discuss|say|comment|share|provide|talk|speculate|engage|give|disclose|offer|"
+                      r"weigh\s+in)(?:ing)?\b|^\W*as\s+an\s+ai\b", re.I)
 # Offering the abstention/conflict only as a possibility beside an answer ("Charles III, …
 # so it might be unanswerable", "France, or unanswerable if …", "Rembrandt / unanswerable").
 _TENTATIVE = re.compile(
@@ -63,7 +66,10 @@ _TENTATIVE = re.compile(
     r"conflict(?:ing)?)|\b(?:possibly|perhaps|maybe|probably)\s+(?:a\s+|an\s+)?(?:un-?answerable|"
     r"conflict)|\b(?:un-?answerable|conflict(?:ing|s)?)\s*\?|\b(?:un-?answerable|conflict(?:ing|s)?)\s*,?"
     r"\s*(?:maybe|perhaps|possibly|probably)\b|\bor\s+(?:it(?:'s|\s+is)\s+)?(?:un-?answerable|"
-    r"a\s+conflict)|/\s*(?:un-?answerable|conflict)\b|\b(?:un-?answerable|conflict)\s*/|"
+    r"(?:a\s+)?conflict)|"
+    # "Lisbon, unless the documents conflict — I can't tell."
+    r"\b(?:unless|if)\s+(?:the\s+)?(?:documents?|sources?|passages?)\s+(?:\w+\s+)?(?:conflict|disagree|"
+    r"differ|contradict)|/\s*(?:un-?answerable|conflict)\b|\b(?:un-?answerable|conflict)\s*/|"
     r"\b(?:whether|if)\s+(?:that|this|it)\s+(?:counts\s+as|is)\s+(?:a\s+)?(?:conflict|un-?answerable)|"
     # "Renaissance (if the documents refer to her album) — otherwise unanswerable"
     r"\b(?:otherwise|else|if\s+not)\b[,\s]*(?:it(?:'s|\s+is|\s+would\s+be)\s+)?(?:un-?answerable|"
@@ -95,15 +101,42 @@ class Detection:
 # None. Lake Baikal", {"conflict": false, "answer": "1947"}.
 _DENIED = re.compile(r"[\"'*]*\s*[?:=]\s*[\"'*]*\s*(?:no|none|nope|nah|false|null|0|no\s+way|hardly|"
                      r"not\s+(?:at\s+all|really|here|found|detected|in\s+the\s+least)|(?:of\s+course|"
-                     r"definitely|certainly)\s+not|far\s+from\s+it)(?=\s*(?:[.,;:!}\"'\u2014\u2013-]|$))",
+                     r"definitely|certainly)\s+not|far\s+from\s+it)(?=\s*(?:[.,;:!}\"'\u2014\u2013-]|$))|"
+                     # "unanswerable is not the right response here — Ding Liren"
+                     r"[\"'*]*\s+(?:is|was|would\s+be)\s*(?:not|n't)\s+(?:the\s+)?(?:right|correct|"
+                     r"appropriate|accurate|case|applicable)\b|[\"'*]*\s+(?:is|was|would\s+be)\s+(?:the\s+)?"
+                     r"(?:wrong|incorrect|inappropriate)\b|[\"'*]*\s+(?:does\s+not|doesn't)\s+apply\b",
                      re.I)
 
 
-def _first_unnegated(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+def _first_unnegated(pattern: re.Pattern[str], text: str, *,
+                     wars: bool = False) -> re.Match[str] | None:
+    """The first keyword neither negated nor denied (with ``wars``: nor naming a war)."""
     for m in pattern.finditer(text):
-        if not lex.negated(text, m.start()) and not _DENIED.match(text, m.end()):
+        if not lex.negated(text, m.start()) and not _DENIED.match(text, m.end()) and not (
+                wars and _names_a_war(text, m)):
             return m
     return None
+
+
+# "The Korean conflict (Korean War)", "the Northern Ireland conflict", "(the conflict formally
+# ended in 1919)": the word names a war, in a sentence about no documents.
+_WAR_BEFORE = re.compile(r"\b(?i:the|a|an|this|that)\s+(?:(?:[A-Z][\w'\u2013-]*|(?i:armed|military|border|"
+                         r"civil|ethnic|regional|violent|bloody|brief|bitter|long|decades-long|\w+est)|"
+                         r"(?i:most\s+\w+))\s+){1,4}$")  # "the deadliest conflict", "the Korean conflict"
+_WAR_AFTER = re.compile(r"\s+(?:(?:that|which)\s+)?(?:\w+ly\s+)?(?:ended|began|started|lasted|broke\s+out|"
+                        r"took\s+place|erupted|escalated|claimed|killed|continued|raged|devastated|destroyed|"
+                        r"divided|ravaged)\b", re.I)
+
+
+def _names_a_war(text: str, m: re.Match[str]) -> bool:
+    start = max(text.rfind(c, 0, m.start()) for c in ".!?\n") + 1
+    end = min((i for i in (text.find(c, m.end()) for c in ".!?\n") if i >= 0), default=len(text))
+    if re.search(r"\b(?:documents?|passages?|sources?|texts?|articles?|answers?)\b", text[start:end], re.I):
+        return False
+    head = text[start:m.start()]
+    return bool(_WAR_BEFORE.search(head)) or (bool(re.search(r"\b(?:the|a|an)\s+$", head, re.I))
+                                               and bool(_WAR_AFTER.match(text, m.end())))
 
 
 def _undenied(body: str) -> str:
@@ -140,7 +173,7 @@ def detect_unanswerable(text: str, *, mode: Mode = "paper") -> Detection:
     word = _first_unnegated(_UNANSWERABLE, body)
     if word is not None:
         if mode == "broad" and (_ANSWER_AFTER.search(body, word.end())
-                                or _ANSWERS_ANYWAY.search(body, word.end())):
+                                or _ANSWERS_ANYWAY.search(body, word.end()) or _set_aside(body, word)):
             return Detection(False, "abstains, then answers")
         return Detection(True, "unanswerable")
     if mode == "paper":
@@ -152,11 +185,11 @@ def detect_unanswerable(text: str, *, mode: Mode = "paper") -> Detection:
         m = lex.negated_documents(body)
     if m is None:
         return Detection(False, "no abstention")
-    if _CONCESSIVE_ANSWER.search(body):
+    if _set_aside(body, m):  # "Although the documents never state it, the novel is by Austen."
         return Detection(False, "abstains, then answers")
     if _ANSWERS_ANYWAY.search(body, m.end()):
         return Detection(False, "abstains, then answers")
-    first = re.match(r"[^.!?\n]*[.!?\n]", body)
+    first = re.match(r"[^.!?\n\u2014\u2013]*[.!?\n\u2014\u2013]", body)  # "Jupiter — the documents …"
     if first and m.start() >= first.end() and len(first.group(0).split()) <= 8 \
             and _first_unnegated(lex.ABSTAIN, first.group(0)) is None:
         return Detection(False, "answers first")  # "Paris. The documents mention no other city."
@@ -167,17 +200,37 @@ def detect_unanswerable(text: str, *, mode: Mode = "paper") -> Detection:
     return Detection(True, "abstention phrase")
 
 
+# The keyword in a clause the reply does not assert: a concession ("Although Document 2 alone
+# would make this unanswerable, …") or what others might say ("Some might say this is
+# unanswerable, but …").
+_NOT_ASSERTED = re.compile(r"^\W*(?:although|though|even\s+though|while|whereas|even\s+if)\b[^,;:]*$|"
+                           r"\b(?:some(?:one|\s+people)?|others|one|many|you)\s+(?:might|may|could|would)"
+                           r"\s+(?:well\s+)?(?:say|think|argue|call|consider|claim|answer)\b[^,;:.]*$", re.I)
+
+
+def _set_aside(body: str, word: re.Match[str]) -> bool:
+    """Is the keyword or abstention phrase inside a clause the reply does not assert, and does
+    the reply then go on with a main clause that is no abstention ("…, Document 4 names the
+    champion: X", "Although the documents never state it, the novel is by Jane Austen")?"""
+    head = re.split(r"[.!?\n]", body[:word.start()])[-1] + word.group(0)
+    turn = re.search(r"[,;:\u2014\u2013]|\bbut\b", body[word.end():])
+    if not _NOT_ASSERTED.search(head) or turn is None:
+        return False
+    rest = body[word.end() + turn.end():]
+    return bool(re.search(r"\w", rest)) and not (_UNANSWERABLE.search(rest) or lex.ABSTAIN.search(rest))
+
+
 def detect_conflict(text: str, *, mode: Mode = "paper") -> Detection:
     """Does the reply report conflicting documents (the paper's 'conflict'; more phrasings in
     broad mode)?"""
     _check_mode(mode)
     body = _body(text, mode)
-    if _first_unnegated(_CONFLICT_WORD, body) is not None:
+    if _first_unnegated(_CONFLICT_WORD, body, wars=mode == "broad") is not None:
         return Detection(True, "conflict")
     if mode == "paper":
         return Detection(False, "paper: no 'conflict'")
-    if _CONFLICT_WORD.search(body):  # only denied: "… just rounding, not a real conflict"
-        return Detection(False, "conflict denied")
+    if _CONFLICT_WORD.search(body):  # only denied: "… just rounding, not a real conflict"; or a war
+        return Detection(False, "conflict denied or a war")
     if _first_unnegated(lex.CONFLICT_BROAD, body) is not None and not _AGREE.search(body):
         return Detection(True, "conflict phrase")
     if (lex.CONTRAST_DOCS.search(body) or lex.documents_differ(body)) and not _AGREE.search(body):
@@ -213,8 +266,11 @@ def has_content(text: str) -> bool:
     rest = re.sub(r"\b(?:question|documents?|context|answer)\s*:", " ", _ECHO.sub(" ", body),
                   flags=re.I)
     words = " ".join(re.findall(r"[\w']+", rest.lower()))
-    if not words or (len(words.split()) >= 2 and any(i.startswith(words) for i in _INSTRUCTION_WORDS)):
-        return False
+    asked = [" ".join(re.findall(r"[\w']+", m.group(1).lower()))  # the question it repeated
+             for m in re.finditer(r"\bquestion\s*:\s*([^?\n]*)", body, re.I)]
+    if not words or (len(words.split()) >= 2 and any(i.startswith(words) for i in (
+            *_INSTRUCTION_WORDS, *asked))):
+        return False  # "… Question: Who won the 2023 Nobel Prize? Answer: Who won the 2023 Nobel"
     m = re.search(r"\bAnswer:\s*$", body)
     return not (m and re.search(r"(?:^|\n)\s*(?:Question|Documents):", body))
 
@@ -238,19 +294,48 @@ def unusable(text: str) -> str | None:
         said = set(re.findall(r"\w+", body.lower())) - {"answer", "question", "documents", "the"}
         candidate = set(re.findall(r"\w+", head.lower())) - {"i", "the", "a", "answer", "question",
                                                               "documents", "document"}
+        values = set(re.findall(r"\d[\d,.]*\d|\d", body))  # "1912 1913 1912 1913": two answers
         if candidate and (  # a loop that names something before the keyword: "yen yen unanswerable"
-                marks or (len(said) > 2 and not _one_statement_loop(body))):
+                marks or ((len(said) > 2 or len(values) >= 2) and not _one_statement_loop(body))):
             return "degenerate"  # a loop of one answer ("Madrid Madrid", "X founded Y. … X
             # founded Y. …") or of one abstention counts
-    if unfinished_reasoning(text) and signals.cut_off(body):
+    if signals.stopped_thinking(text, body):
         return "unfinished"
     if _REFUSAL.search(body) and _first_unnegated(lex.ABSTAIN, body) is None:
         return "refusal"
     asked = len(parts) == 3 and parts[1] == "?" and bool(  # "Wellington? unanswerable …"
         _UNANSWERABLE.search(parts[2]) or _CONFLICT_WORD.search(parts[2]))
-    if (opens_answer and asked) or (_TENTATIVE.search(body) and _offers_answer(body)):
+    doubted = len(parts) == 3 and parts[1] == "?" and bool(  # "Rome? Not sure …", "Austen? The
+        _DOUBT.match(parts[2]) or lex.ABSTAIN.search(parts[2]))  # documents don't say."
+    if (opens_answer and (asked or doubted)) or (_TENTATIVE.search(body) and _offers_answer(body)) or \
+            _UNDECIDED.search(body) or _KEYWORD_ASKED.fullmatch(body.strip()) or _alternatives(body):
         return "undecided"
     return None
+
+
+_DOUBT = re.compile(r"\W*(?:(?:I'?m\s+)?not\s+sure|unsure|no\s+idea|maybe|perhaps|I\s+(?:don't|do\s+not)\s+know)\b",
+                    re.I)
+
+
+def _alternatives(body: str) -> bool:
+    """Two candidate answers offered as alternatives, nothing more ("1912 or 1913", "Edison or
+    Swan?"): the answer is left open."""
+    m = re.fullmatch(r"\W*([\w'-]+(?:\s+[\w'-]+){0,2}?)\s*,?\s+or\s+([\w'-]+(?:\s+[\w'-]+){0,2}?)\W*", body)
+    return m is not None and m.group(1).lower() != m.group(2).lower() and not any(
+        _UNANSWERABLE.search(g) or _CONFLICT_WORD.search(g) for g in m.groups())
+
+
+# Undecided about the act itself: "I'm not sure whether the documents answer this"; an
+# abstention offered beside a guess: "Unclear from the documents — maybe China?"
+_UNDECIDED = re.compile(
+    r"\b(?:not\s+sure|unsure|uncertain|can't\s+tell|cannot\s+tell)\s+(?:whether|if)\s+(?:the\s+)?"
+    r"(?:documents?|passages?|sources?|context|they|this|it)\s+(?:\w+\s+)?(?:answers?|says?|covers?|"
+    r"mentions?|contains?|addresses|counts?|is\s+answerable)\b|"
+    r"\b(?:unclear|not\s+(?:clear|stated|mentioned)|(?:don't|do\s+not|doesn't|does\s+not)\s+"
+    r"(?:say|mention|state))\b[^.?!]{0,40}?[.,;\u2014\u2013-]\s*(?:but\s+)?(?:maybe|perhaps|possibly)\s+"
+    r"[\w'-]+[^.!]{0,40}\?", re.I)
+# The keyword asked, alone: "conflict?", "Unanswerable??"
+_KEYWORD_ASKED = re.compile(r"[\W_]*(?:un-?answerable|conflict(?:ing|s)?)[\s?]*\?[\W_]*", re.I)
 
 
 _KEYWORDS = frozenset({"unanswerable", "conflict", "conflicting", "conflicts", "i", "the", "a", "answer",
@@ -259,11 +344,17 @@ _KEYWORDS = frozenset({"unanswerable", "conflict", "conflicting", "conflicts", "
 
 def _one_statement_loop(body: str) -> bool:
     """A loop that repeats one whole sentence word for word ("Mark Zuckerberg is the founder of
-    Facebook. Facebook is a social network. Mark Zuckerberg is the founder of Facebook. …"),
-    without words doubled in a row ("the the")."""
+    Facebook. Facebook is a social network. Mark Zuckerberg is the founder of Facebook. …"), or
+    that opens with a short answer and names it in two or more of its later sentences
+    ("Sydney. The capital of Australia is Sydney. Sydney is …"), without words doubled in a row
+    ("the the")."""
     said = [s.strip().lower() for s in re.findall(r"[^.!?\n]+[.!?]", body)]
     doubled = re.search(r"\b(\w+)\s+\1\b", body, re.I)
-    return doubled is None and any(said.count(s) >= 2 for s in said)
+    if doubled is not None or not said:
+        return False
+    opening = said[0].rstrip(".!?")  # "Sydney. The capital of Australia is Sydney. Sydney is …"
+    again = sum(bool(re.search(r"\b" + re.escape(opening) + r"\b", s)) for s in said[1:])
+    return any(said.count(s) >= 2 for s in said) or (len(opening.split()) <= 4 and again >= 2)
 
 
 _FUNCTION_WORD = re.compile(r"\b(?:is|are|was|were|be|the|an?|of|from|in|on|to|by|for|with|and|"
@@ -305,7 +396,9 @@ def _offers_answer(body: str) -> bool:
         if not re.search(r"\b(?:documents?|passages?|sources?|context|texts?|question|information|"
                          r"answer)\b", clause, re.I):
             return True
-    return False
+    # "… or the documents might be implying it was the Rolling Stones"
+    return bool(re.search(r"\b(?:implying|suggesting|pointing\s+to|point\s+to|suggest)\s+(?:that\s+)?"
+                          r"(?:it\s+(?:was|is)\s+)?(?:the\s+)?[A-Z0-9]", body))
 
 
 _HEDGE_ONLY = re.compile(r"(?:hmm+|well|maybe|perhaps|possibly|probably|not\s+sure|i'?m\s+not\s+sure|"

@@ -10,12 +10,20 @@ import re
 
 _NEG = (r"(?:\b(?:not|no|never|without|nothing|none|isn't|aren't|wasn't|non|hardly|rather\s+than|"
         r"instead\s+of)\b|n't)"
-        r"[\s\"'`*(\u201c\u2018-]*(?:(?:\w+|any)[\s\"'`*-]+){0,2}$")
+        r"[\s\"'`*(\u201c\u2018-]*(?:(?:[^\W\d]\w*|any)[\s\"'`*-]+){0,2}$")  # not across a value:
+# "1912, not 1913 as one document wrongly states" negates 1913, not the document
 # Broad mode: other ways of saying the answer is not in the documents.
 ABSTAIN = re.compile(
     r"\b(?:cannot|can't|can\s+not|could\s+not|couldn't|unable\s+to|impossible\s+to)\s+(?:be\s+)?"
     r"(?:answer(?:ed)?|find|found|determine[d]?|locate[d]?|identif(?:y|ied)|tell|say|know|"
-    r"infer(?:red)?|provide)\b|"
+    # "cannot provide an answer" (not "can't provide opinions on …", a refusal of the topic)
+    r"infer(?:red)?|provide\s+(?:you\s+with\s+)?(?:an?\s+|the\s+|that\s+|this\s+|any\s+|a\s+"
+    r"(?:definitive|specific|definite)\s+)?(?:answer|information|info|name|date|year|figure|"
+    r"number|details?)|provide\s+(?:that|this|it)\b)\b|"
+    # "I don't know" in other languages
+    r"\bnon\s+lo\s+so\b|\bno\s+lo\s+s[\u00e9e]\b|\bn[\u00e3a]o\s+sei\b|\bnie\s+wiem\b|\bbilmiyorum\b|"
+    r"\bweet\s+(?:het\s+)?niet\b|\bvet\s+inte\b|\bved\s+det\s+ikke\b|\bkh\u00f4ng\s+bi\u1ebft\b|"
+    r"\btidak\s+tahu\b|\b\u043d\u0435\s+\u0437\u043d\u0430\u044e\b|\uBAA8\uB974\uACA0|"
     r"\b(?:do|does|did)\s+not\s+(?:\w+ly\s+)?(?:mention|say|state|specify|provide|contain|include|give|"
     r"list|name|indicate|discuss|cover|have|answer)\b|\b(?:don't|doesn't|didn't)\s+(?:\w+ly\s+)?(?:mention|say|"
     r"state|specify|provide|contain|include|give|list|name|indicate|discuss|cover|have|answer)\b|"
@@ -32,9 +40,11 @@ ABSTAIN = re.compile(
     r"nothing\s+(?:about|on|regarding|of)\b|\b(?:don't|do\s+not|can't|cannot|couldn't|could\s+not)\s+"
     r"(?:see|find|spot|locate)\b[^.]{0,60}\b(?:documents?|passages?|context|texts?|sources?)\b|\bi\s+(?:do\s+not|don't)\s+know\b|\bi\s+(?:do\s+not|don't)\s+"
     r"have\s+enough\b|\b(?:i'?m|i\s+am)\s+not\s+(?:sure|certain)\b|\bunclear\b|\b(?:mentions?|discuss(?:es)?|"
-    r"describes?|covers?|talks?\s+about)\b[^.]{0,80}(?:\bbut|,)\s+(?:not|nothing\s+(?:about|on)|"
+    r"describes?|covers?|talks?\s+about|(?:are|is)\s+(?:all\s+|only\s+)?about|focus(?:es)?\s+on|"
+    r"deals?\s+with)\b[^.]{0,80}(?:\bbut|,)\s+(?:not|nothing\s+(?:about|on)|"
     r"no)\b(?!\s*(?:a\s+)?(?:real\s+|genuine\s+|true\s+|actual\s+)?(?:conflict|contradiction|"
-    r"discrepancy|disagreement))|\b(?:have\s+)?no\s+(?:idea|clue)\b|\bno\s+(?:documents?|passages?|"
+    r"discrepancy|disagreement))|\b(?:have\s+)?no\s+(?:idea|clue)\b|\b(?:isn't|aren't|is\s+not|are\s+not|"
+    r"not)\s+(?:entirely\s+|very\s+|really\s+|quite\s+)?clear\b|\bno\s+(?:documents?|passages?|"
     r"sources?|texts?)\s+(?:mentions?|names?|says?|states?|gives?|contains?|provides?|answers?|"
     r"specif(?:y|ies)|includes?|discuss(?:es)?)\b|^\W*(?:unknown|n/a|(?-i:NA|N\.\s?A\.?|n\.\s?a\.)|"
     r"none|no\s+idea|not\s+sure|unsure)\W*$|\bnot\s+answerable\b|\bunbeantwortbar\b|\bno\s+se\s+puede\s+"
@@ -95,7 +105,9 @@ ABSTAIN = re.compile(
         r"\bnie\s+(?:wiadomo|mo\u017cna\s+odpowiedzie\u0107)\b|\bbilgi\s+(?:yok|bulunmamaktad\u0131r)\b|"
         r"\bbelirtilmemi\u015f\b|\bcevaplanamaz\b|\btidak\s+(?:disebutkan|ada\s+informasi|dapat\s+"
         r"dijawab)\b|\bkh\u00f4ng\s+(?:c\u00f3\s+th\u00f4ng\s+tin|th\u1ec3\s+tr\u1ea3\s+l\u1eddi)\b",
-        r"\uc815\ubcf4\uac00\s*\uc5c6|\uc54c\s*\uc218\s*\uc5c6|\ub2f5\ud560\s*\uc218\s*\uc5c6|"
+        r"\uc815\ubcf4\uac00\s*\uc5c6|\uc54c\s*\uc218\s*\uc5c6|"
+        # Korean "답(변/대답/응답)할 수 없": cannot answer (also "확인/판단할 수 없", cannot tell)
+        r"(?:\ub2f5\ubcc0|\ub300\ub2f5|\uc751\ub2f5|\ub2f5|\ud655\uc778|\ud310\ub2e8)\s*\ud560\s*\uc218\s*\uc5c6|"
         r"\uc5b8\uae09\ub418\uc9c0\s*\uc54a|\u0644\u0627\s+\u062a\u0648\u062c\u062f\s+\u0645\u0639\u0644"
         r"\u0648\u0645\u0627\u062a|\u0644\u0627\s+\u064a\u0645\u0643\u0646\s+\u0627\u0644\u0625\u062c\u0627"
         r"\u0628\u0629|\u091c\u093e\u0928\u0915\u093e\u0930\u0940\s+\u0928\u0939\u0940\u0902",
@@ -103,21 +115,28 @@ ABSTAIN = re.compile(
         # English: "the documents are silent on this", "nothing in the passages says"
         r"\b(?:documents?|passages?|context|sources?|texts?)\s+(?:is|are)\s+silent\b|\bnothing\s+in\s+the\s+"
         r"(?:documents?|passages?|context|sources?|texts?)\b|\b(?:documents?|passages?|context|sources?)\s+"
-        r"lacks?\b")), re.I | re.M)
+        r"lacks?\b|"
+        # "…, none names its author"
+        r"\bnone\s+(?:of\s+them\s+)?(?:names?|mentions?|says?|states?|gives?|identif(?:y|ies)|answers?)\b|"
+        # "The documents only discuss land animals."
+        r"\b(?:documents?|passages?|context|sources?|texts?)\s+(?:\w+\s+)?(?:only|just|merely)\s+(?:discuss|"
+        r"mention|cover|describe|talk\s+about|deal\s+with|concern|are\s+about)")), re.I | re.M)
 # Broad mode's last resort, in any of the common languages: one clause that negates and speaks
 # of the documents or the information ("La información no está en los documentos", "Das steht
 # nicht in den Dokumenten", "文档中没有相关信息") — unless it is about a conflict or agreement.
 _NEG_WORD = (r"(?:\b(?:not|no|never|nothing|none|neither|without|nicht|kein\w*|pas|aucun\w*|nada|"
              r"ning[u\u00fa]n\w*|n[\u00e3a]o|nenhum\w*|non|nessun\w*|niet|geen|inte|ikke|nie|brak|nu|nem|"
-             r"nincs|ei|ej|nej|nije|nisu|ekki|nid|nav|\u0436\u043e\u049b|ez\s+(?:dute|du|da|dago|dira|dio)|ne\s?(?:uv\u00e1d|zmi\u0148|spom|omenj|obsahuj|sadr\u017e|hovor|navod|"
+             r"nincs|ei|ej|nej|inga|ingen|inget|nije|nisu|ekki|nid|nav|tidak|tiada|bukan|kh\u00f4ng|de\u011fil|yok|hindi|"
+             r"walang|hakuna|haku\w*|\u0436\u043e\u049b|ez\s+(?:dute|du|da|dago|dira|dio)|ne\s?(?:uv\u00e1d|zmi\u0148|spom|omenj|obsahuj|sadr\u017e|hovor|navod|"
              r"govor)\w*)\b|"
              r"n't\b|"
              r"\b\u043d\u0435\b|\b\u043d\u0435\u0442\b|\u6ca1|\u4e0d|\u7121|\u65e0|\u672a|\u306a\u3044|\uc5c6)")
 _DOC_NOUN = (r"(?:\b(?:documents?|passages?|context|sources?|texts?|information|dokument\w*|quellen|"
              r"kontext|informationen|documentos?|fuentes|textos?|contexto|informaci[\u00f3o]n|contexte|"
-             r"informations?|documenti|fonti|contesto|informazioni|fontes|informa[\u00e7c][\u00e3a]o|"
+             r"informations?|documenti|fonti|contesto|informazion\w*|fontes|informa[\u00e7c][\u00e3a]o|"
              r"documenten|informatie|dokumenty|informacji|documen\w*|dokumen\w*|skj\u00f6l\w*|dogfen\w*|\u049b\u04b1\u0436\u0430\u0442\w*|forr\u00e1s\w*|"
-             r"informa\u021bi\w*|inform\u00e1ci\u00f3\w*|informaci\u00f3|tietoa|l\u00e4hte\w*|asiakirj\w*)\b|\u0434\u043e\u043a\u0443\u043c\u0435\u043d\u0442|"
+             r"informa\u021bi\w*|inform\u00e1ci\u00f3\w*|informaci\u00f3|tietoa|l\u00e4hte\w*|asiakirj\w*|"
+             r"t\u00e0i\s+li\u1ec7u|th\u00f4ng\s+tin|belge\w*|bilgi\w*)\b|\u0434\u043e\u043a\u0443\u043c\u0435\u043d\u0442|"
              r"\u0438\u043d\u0444\u043e\u0440\u043c\u0430\u0446|\u6587\u6863|\u6587\u4ef6|\u8d44\u6599|"
              r"\u4fe1\u606f|\u6587\u66f8|\u8cc7\u6599|\u60c5\u5831|\ubb38\uc11c|\uc815\ubcf4)")
 _CLAUSE = re.compile(r"[^,;:.!?\n\u3002\uff0c\u2014\u2013()]+")
@@ -153,7 +172,7 @@ CONFLICT_BROAD = re.compile(
     r"\b(?:different|differing|varying|mixed|competing|contrasting)\s+(?:answers?|information|"
     r"claims?|years?|dates?|values?|names?|numbers?|figures?|accounts?|results?)\b|"
     r"\b(?:give|gives|present|presents|provide|provides|offer|offers|state|states|list|lists|"
-    r"report|reports)\s+different\b|\bdifferent\s+(?:documents?|sources?|passages?)\s+(?:give|say|"
+    r"report|reports|say|says|said|tell|tells)\s+different\b|\bdifferent\s+(?:documents?|sources?|passages?)\s+(?:give|say|"
     r"state|report|list|claim|suggest|mention)|\b(?:documents?|sources?|passages?)\s+differ\b|"
     r"\bsome\s+(?:documents?|sources?|passages?)\s+(?:say|state|claim|report|list|mention|attribute|"
     r"give|date|put|suggest|credit|name)\b.*\b(?:others?|other\s+(?:documents?|sources?))\b|"
@@ -192,7 +211,14 @@ CONFLICT_BROAD = re.compile(
     r"\boutlier\b|\bspreken\s+elkaar\s+tegen\b|\bkomen\s+niet\s+overeen\b|\bno\s+coinciden\b|"
     r"\b(?:difieren|discrepan|divergen|divergem|divergent|diff\u00e8rent)\b|\bne\s+concordent\s+pas\b|"
     r"\bstimmen\s+nicht\s+\u00fcberein\b|\bnon\s+concordano\b|\bn[\u00e3a]o\s+coincidem\b|"
-    r"\u8bf4\u6cd5\u4e0d\u540c|\u4e00\u81f4\u3057\u306a\u3044|\uc77c\uce58\ud558\uc9c0\s*\uc54a", re.I)
+    r"\u8bf4\u6cd5\u4e0d\u540c|\u4e00\u81f4\u3057\u306a\u3044|\uc77c\uce58\ud558\uc9c0\s*\uc54a|"
+    r"\u7570\u306a(?:\u308b|\u308a\u307e\u3059|\u3063\u3066)|\ub2e4\ub974|"  # ja / ko: "differ"
+    # "disagree" / "not consistent" in more languages (da/no uenige, sv oense, vi, it "diverse")
+    r"\buenige?\b|\boense\b|\bkh\u00f4ng\s+th\u1ed1ng\s+nh\u1ea5t\b|"
+    r"\b(?:lunghezze|date|anni|valori|cifre|risposte|nomi|numeri)\s+divers[ei]\b|"
+    # a document the reply sets aside as wrong: "not 1913 as one document wrongly states"
+    r"\b(?:one|another|a|some|the\s+other|other)\s+(?:documents?|sources?|passages?)\s+(?:\w+\s+)?"
+    r"(?:wrongly|mistakenly|incorrectly|erroneously)\b", re.I)
 _DOC = (r"(?:doc(?:ument)?s?|documento?s?|dokumente?n?|passages?|sources?|articles?)\s*#?\d*"
         r"(?:\s*(?:and|,|&)\s*\d+)*")
 _DOC_SAYS = (r"(?:says?|states?|claims?|lists?|gives?|attributes?|credits?|names?|mentions?|"
@@ -209,6 +235,11 @@ CONTRAST_DOCS = re.compile(
     + r"\b|\b" + _DOC + r"\s+(?:differ|disagree|diverge|vary|conflict)\b|\b(?:one|some|a)\s+" + _DOC
     + r"\s+" + _DOC_SAYS + r"\b[^.;]{1,80}?\b(?:another|others?|the\s+"
     r"other|a\s+second)(?:\s+" + _DOC + r")?\s+" + _DOC_SAYS + r"\b|"
+    # "Document 3 says 1990, the others 1989"
+    r"\b" + _DOC + r"\s+" + _DOC_SAYS + r"\b[^.;]{1,60}?,\s*(?:but\s+|while\s+)?(?:the\s+)?others?\b|"
+    # "Mercury in one, Pluto in another", "according to one source …, according to another …"
+    r"\b(?:in|according\s+to|per)\s+one\b(?:\s+" + _DOC + r")?[^.;]{0,60}?\b(?:in|according\s+to|per)\s+"
+    r"(?:another|the\s+other|others)\b|"
     # "8.3 million in Document 1 versus 8.8 million in Document 2"
     r"\b(?:in|per|according\s+to|from|laut|seg[\u00fau]n)\s+" + _DOC + r"[^.;]{0,60}?\b(?:versus|vs\.?|"
     r"but|while|whereas|and|und|y)\b[^.;]{0,60}?\b(?:in|per|according\s+to|from|laut|seg[\u00fau]n)\s+"
@@ -220,7 +251,8 @@ _DOC_VALUE = re.compile(r"\b(?:doc(?:ument)?s?|passages?|sources?|articles?)\s*#
                         r"(?P<v>\d[\d,.]*\d|\d)", re.I)
 # A document set aside as wrong ("Document 2's 1906 appears to be a typo") was seen to disagree.
 _DOC_FLAGGED = re.compile(r"\b(?:doc(?:ument)?|passage|source|article)\s*#?\s*\d+(?:'s)?[^.;]{0,30}?\b"
-                          r"(?:typo|error|mistake|outlier|wrong|incorrect|mistaken|inaccurate)\b", re.I)
+                          r"(?:typo|error|mistake|outlier|wrong(?:ly)?|incorrect(?:ly)?|mistaken(?:ly)?|"
+                          r"inaccurate|erroneous(?:ly)?|older|outdated|out\s+of\s+date|superseded)\b", re.I)
 # Two different values side by side, the reply speaking of documents ("Sources give 1905 and
 # 1906 respectively"); not a range ("between 1939 and 1945").
 _TWO_VALUES = re.compile(r"(?<!between\s)(?<!from\s)\b(?P<a>\d{3,4})\s*(?:,|and|or|vs\.?|versus|/|&)\s*"

@@ -32,12 +32,17 @@ _DASHES = str.maketrans({"\u2212": "-", "\u2044": "/", "\u00a0": " ", "\u202f": 
 # "unanswerable — actually, Document 3 says …").
 _REVISION = re.compile(
     r"(?:\bwait\b|\bhold on\b|\bon second thought\b|\bactually,?\s+no\b|\bno,?\s+wait\b|"
-    r"(?:[\u2014\u2013]|\s-\s)\s*(?:(?:hmm+|um+|oh|well|no)[,.]?\s+)?actually\b|(?<=[.!?])\s+actually,|"
+    r"(?:[\u2014\u2013]|\s-\s)\s*(?:(?:hmm+|um+|oh|well|no)[,.]?\s+)?actually\b|"
+    r"(?:[\u2014\u2013]|\s-\s)\s*(?:well|hmm+|um+|oh),?\s+no\b|"  # "Yes — well, no: …"
+    r"(?<=[.!?\u2026])\s+(?:(?:hmm+|um+|oh|well|no)[,.]?\s+)?actually\b(?!\s+(?:is|was|are|were)\b)|"
     r"\bcorrection\s*:|\blet me (?:reconsider|re-?check|correct (?:that|myself))\b|"
+    # "… one of Beethoven's... no, sorry, that's wrong", "scratch that", "I misspoke"
+    r"\bno,?\s+sorry\b|\bsorry,\s+(?:no|my\s+(?:mistake|bad))\b|\bscratch\s+that\b|"
+    r"\bI\s+misspoke\b|(?:\.\.\.|\u2026)\s*no\b|"
     r"\bI (?:was wrong|made a mistake)\b)[\s,.:;!\u2014\u2013-]*(?:\bno\b[\s,.:;!\u2014\u2013-]*)?",
     re.I)
 # Clause boundaries: negation does not reach across them.
-_BOUNDARY = re.compile(r"[.;:!?\n,\u3002\uff0c\uff1b\u2014\u2013]|\s-\s|\b(?:but|however|whereas|"
+_BOUNDARY = re.compile(r"[;:!?\n\u3002\uff0c\uff1b\u2014\u2013]|(?<!\d)[.,]|[.,](?!\d)|\s-\s|\b(?:but|however|whereas|"
                        r"while|though|although|yet|instead)\b", re.I)
 # Words that negate what follows them within a few words (English and common other languages).
 NEGATOR = re.compile(r"\b(?:not|never|neither|nor|no|none|rather than|instead of|except|"
@@ -81,6 +86,12 @@ _RELATIVE_NEGATION = re.compile(r"\b(?:that|which|who)\b[^,;]*?(?:\bnot\b|n't\b|
                                 r"answer|letter)\s+)?[(\[*\s]*$", re.I)
 
 
+_WORD = r"(?!(?:is|are|was|were|be|been|has|have|had|does|did|do|it|that|which)\b)[\w'.-]+"
+_ITEM = r"(?:the\s+|a\s+|an\s+)?" + _WORD + r"(?:\s+" + _WORD + r"){0,2}"  # a name, not a clause
+_NEGATED_LIST = re.compile(r"\b(?:not|neither|never)\s+" + _ITEM + r"(?:\s*,\s*" + _ITEM + r")*\s*(?:,|\bor\b|"
+                           r"\bnor\b|,\s*or\b)\s*(?:the\s+|a\s+|an\s+)?$", re.I)
+
+
 def negated_before(text: str, start: int, *, words: int = 4) -> bool:
     """Is the span at ``start`` negated by one of the few words before it in its clause
     ("not (A)", "it isn't A", "neither (A) nor (C)", "rather than A")?"""
@@ -90,6 +101,12 @@ def negated_before(text: str, start: int, *, words: int = 4) -> bool:
     if re.match(r"\W*(?:not|neither|never)\b[^.;:!?]*\b(?:or|nor)\s+\S+(?:\s+\S+)?\s*[(\[]?\s*$", clause,
                 re.I):
         return True  # "Not Monet (A) or Picasso (B)": the negation covers the whole list
+    if re.search(r"\b(?:not|neither|never)\b[^.;:!?]*?\b(?:or|nor)\s+(?:the\s+|a\s+|an\s+)?$",
+                 clause, re.I) and not _NOT_NEGATING.search(clause):
+        return True  # "definitely not the yuan (that's China) or the won": the list goes on
+    head = re.split(r"[.;:!?\n]", text[max(0, start - 120):start])[-1]
+    if _NEGATED_LIST.search(head) and not _NOT_NEGATING.search(head):
+        return True  # "Orwell, not Huxley, Bradbury or Wells"
     window = " ".join(re.findall(r"\S+", clause)[-words:])
     if not NEGATOR.search(window):
         return False
@@ -183,13 +200,15 @@ def retracts(text: str) -> bool:
     last = None
     for m in _REVISION.finditer(text):
         last = m
-    return last is not None and bool(re.search(r"\bno\b", last.group(0), re.I))
+    # the marker, or a "no" right before it ("Yes... no wait, …")
+    return last is not None and bool(re.search(r"\bno\b", text[max(0, last.start() - 8):last.end()], re.I))
 
 
 # A small model that goes on to write exercises of its own ("Exercise 2: …", "Question: …
 # Answer: …") after answering: only what precedes the first such header answers the question.
-_NEXT_ITEM = re.compile(r"\n\s*(?:#+\s*)?[*_]*(?:exercise|question|problem|task|practice|q)"
-                        r"(?:\s*#?\s*\d+)?[*_]*\s*[:.)][*_]*\s*\S", re.I)
+# A bare "Q:" heads a new item only when its line asks something ("Q: $0.72" is a table row).
+_NEXT_ITEM = re.compile(r"\n\s*(?:#+\s*)?[*_]*(?:(?:exercise|question|problem|task|practice|q(?=\s*#?\s*\d))"
+                        r"(?:\s*#?\s*\d+)?[*_]*\s*[:.)][*_]*\s*\S|q[*_]*\s*[:.)][^\n]*\?)", re.I)
 
 
 def first_item(text: str) -> str:
@@ -202,6 +221,12 @@ def first_item(text: str) -> str:
     return text[:m.start()].strip()
 
 
+_ANSWER_KEYS = frozenset({"answer", "final_answer", "choice", "option", "verdict", "label",
+                          "selected", "result"})
+_VERDICT_KEYS = frozenset({"correct", "is_correct", "accurate", "is_accurate", "true", "is_true",
+                           "valid", "is_valid", "factual", "is_factual", "agree", "accept"})
+
+
 def json_answer(text: str) -> str | None:
     """The value of an ``answer``-like field of a JSON object in the reply, as text."""
     for m in re.finditer(r"\{[^{}]*\}", text, re.S):
@@ -211,9 +236,12 @@ def json_answer(text: str) -> str | None:
             continue
         if not isinstance(obj, dict):
             continue
-        for key, value in obj.items():
-            if str(key).lower().replace(" ", "_") in ("answer", "final_answer", "choice", "option",
-                                                      "verdict", "label", "selected", "result"):
+        fields = {str(k).lower().replace(" ", "_"): v for k, v in obj.items()}
+        # an answer field first; else a yes/no field ({"correct": false}, {"is_accurate": true})
+        for keys in (_ANSWER_KEYS, _VERDICT_KEYS):
+            for key, value in fields.items():
+                if key not in keys or (keys is _VERDICT_KEYS and not isinstance(value, bool)):
+                    continue
                 if isinstance(value, bool):
                     return "True" if value else "False"
                 if isinstance(value, (str, int, float)):

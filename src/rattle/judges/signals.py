@@ -23,10 +23,11 @@ import re
 from collections import Counter
 
 _FUNCTION_END = re.compile(
-    r"(?:[:,(\-\u2013\u2014]|\b(?:the|a|an|of|in|on|at|to|for|by|with|from|into|and|or|but|nor|"
+    r"(?:[:,(\-\u2013\u2014=+\u00d7\u00f7]|\b(?:The|An|Of|In|This|These|Those|My|Your|Our|Its|Their)|"
+    r"\b(?:the|a|an|of|in|on|at|to|for|by|with|from|into|and|or|but|nor|"
     r"is|are|was|were|be|been|has|have|had|will|would|can|could|should|that|which|who|while|"
     r"because|since|than|as|its|their|his|her|this|these|those|then|so|if|when|where|whereas|"
-    r"although|though|de|la|le|el|y|und|der|die|das|et|est|ist)\b)$")  # lower case: "… → A" ends
+    r"although|though|whether|about|my|your|our|whose|de|la|le|el|y|und|der|die|das|et|est|ist)\b)$")  # lower case (and capitalised words but "A" inside a sentence): "… → A" ends
 
 
 def cut_off(text: str) -> bool:
@@ -39,12 +40,38 @@ def cut_off(text: str) -> bool:
     return bool(core) and bool(_FUNCTION_END.search(core))
 
 
+def stopped_thinking(reply: str, text: str) -> bool:
+    """The reply opens a reasoning block it never closes and stops mid-sentence or without a
+    closing mark ("<think>Hmm, the documents mention"): the model was still thinking, so what
+    it said was not its answer yet (``text`` is the prepared reply)."""
+    from rattle.judges.reply import unfinished_reasoning
+
+    return unfinished_reasoning(reply) and (cut_off(text) or not re.search(r"[.!?)\]*]\W*$", text))
+
+
 def _words(text: str) -> list[str]:
     return re.findall(r"[^\W_]+(?:'[^\W_]+)?", text.lower())
 
 
 # A list item ("- 10: not divisible by 4 ✗", "2. …"): lists repeat their phrasing by design.
 _LIST_ITEM = re.compile(r"(?m)^[ \t]*(?:[-*\u2022+]|\d{1,2}[.)]|[A-Za-z][.)])[ \t].*$")
+
+
+_DOUBLE_OK = frozenset({"that", "had", "very", "ha", "no", "yes"})  # "had had", "very very"
+
+
+def _doubled(words: list[str]) -> int:
+    return sum(1 for a, b in itertools.pairwise(words) if a == b and not a.isdigit()
+               and a not in _DOUBLE_OK)
+
+
+def word_salad(text: str) -> bool:
+    """Two or more different words doubled in a row ("Egypt Egypt … the the answer answer"): a
+    small model's word salad, whose letters or statements are no answer (a loop of one word,
+    "B. B. B.", "Water Water Water", is not)."""
+    words = _words(text)
+    return len({a for a, b in itertools.pairwise(words) if a == b and not a.isdigit()
+                and a not in _DOUBLE_OK}) >= 2
 
 
 def degenerate(text: str) -> bool:
@@ -54,8 +81,7 @@ def degenerate(text: str) -> bool:
     words = _words(text)
     if len(words) < 3:
         return False
-    repeats = sum(1 for a, b in itertools.pairwise(words) if a == b and not a.isdigit()
-                  and a not in ("that", "had", "very", "ha", "no", "yes"))
+    repeats = _doubled(words)
     chopped = cut_off(text)
     unpunctuated = len(words) >= 4 and not re.search(r"[.!?:{}\u3002\uff01\uff1f]", text)
     if repeats >= 2 or (repeats and (chopped or unpunctuated)):
@@ -68,9 +94,10 @@ def degenerate(text: str) -> bool:
         counts = Counter(w for w in words if len(w) >= 4)
         if counts and max(counts.values()) >= 3:
             return True
-        if len(words) >= 5 and len(set(words)) <= 0.6 * len(words) and not re.search(
-                r"[=+\u00d7\u00b7*/^\u221a]", text) and any(w.isalpha() for w in words):
-            return True  # "1905 1906 1905 conflict 1906" (not a calculation)
+        if len(words) >= 4 and len(set(words)) <= 0.6 * len(words) and not re.search(
+                r"[=+\u00d7\u00b7*/^\u221a]", text) and (any(w.isalpha() for w in words)
+                                                        or len(set(text.split())) >= 2):
+            return True  # "1905 1906 1905 conflict 1906", "1912 1913 1912 1913" (not a calculation)
     return False
 
 
@@ -84,6 +111,10 @@ _UNDECIDED = re.compile(
     r"\s+(?:are|is)\s+(?!(?:both\s+|also\s+|clearly\s+)?(?:wrong|incorrect|out|not|false|ruled|"
     r"eliminated|impossible|unlikely)\b)))|"
     r"(?:^|[-\u2014\u2013:]\s*)" + _LETTER + r"\s+or\s+" + _LETTER + r"\s*[.!?]?\s*$|"
+    # "So it comes down to B and C.", "narrowed it down to A or D"
+    r"\b(?:comes?\s+down\s+to|narrow(?:s|ed)?\s+(?:it\s+)?down\s+to|(?:left|stuck)\s+with|torn\s+"
+    r"between)\s+(?:options?\s+)?" + _LETTER + r"(?:\s*,\s*" + _LETTER + r")*,?\s+(?:or|and)\s+"
+    + _LETTER + r"(?![\w'])|"
     # "it depends", "no single best answer", "a matter of taste", other languages
     r"\bit\s+(?:really\s+|all\s+)?depends\b|\bdepend(?:s|ing)\s+on\s+(?:what|how|whether|"
     r"the\s+(?:learner|reader|person|context|definition)|your|you|who)\b|"
@@ -102,14 +133,21 @@ _UNDECIDED = re.compile(
 
 
 # "which is B. Or maybe A, I always mix these up": a second letter offered after the answer
-_SECOND_GUESS = re.compile(r"\bor\s+(?:maybe|perhaps|possibly|probably)\s+(?:it'?s\s+)?(?:option\s+)?"
+_SECOND_GUESS = re.compile(r"(?:\b(?:or|but)\s+(?:maybe|perhaps|possibly|probably)|,\s*(?:maybe|perhaps|possibly)|\b(?:but|though|although)\s+"
+                           r"(?:it|the\s+answer)\s+(?:might|could|may)\s+(?:also\s+|well\s+|just\s+as\s+"
+                           r"well\s+)?be)\s+(?:it'?s\s+)?(?:option\s+)?"
                            r"(?:" + _LETTER + r"(?![\w'])|[$\u20ac\u00a3]?\d)", re.I)
+
+
+# "… so C could be argued too", "B might also work": another letter offered as a possibility
+_POSSIBLE = re.compile(r"(?<![\w'])" + _LETTER + r"\s+(?:could|might|may)\s+(?:also\s+|well\s+)?(?:be\s+"
+                       r"(?:argued|defended|right|correct|valid|justified)|work|fit)\b")
 
 
 def second_guess(text: str) -> bool:
     """After its answer the reply offers another letter or value as a possibility ("… B. Or
-    maybe A", "81, or maybe 90")."""
-    return bool(_SECOND_GUESS.search(text))
+    maybe A", "81, or maybe 90", "so C could be argued too")."""
+    return bool(_SECOND_GUESS.search(text) or _POSSIBLE.search(text))
 
 
 def undecided(text: str) -> bool:
@@ -123,10 +161,11 @@ def undecided(text: str) -> bool:
 _PICK = r"(?:pick|choose|select|name|endorse|declare|rank|recommend|favou?r)"
 _DECLINES = re.compile(
     # "I can't pick one", "I don't think it's appropriate for me to pick one", "I'd rather not"
-    r"(?:\b(?:can't|cannot|can\s+not|won't|will\s+not|shouldn't|should\s+not|unable\s+to|"
+    r"(?:\b(?:can't|cannot|can\s+not|won't|will\s+not|wouldn't|would\s+not|shouldn't|should\s+not|unable\s+to|"
     r"rather\s+not)|(?:\bnot\b|n't\b)[^.!?,;]{0,30}?\b(?:going|able|in\s+a\s+position|"
     r"appropriate|right|fair|possible)\s+(?:for\s+me\s+)?to)\s+(?:\w+\s+){0,2}?" + _PICK + r"\s+(?:one|any|a\s+(?:single|winner|side|"
-    r"favou?rite)|an?\s+(?:option|answer|winner|side)|between|among|from\s+(?:these|them))\b|"
+    r"favou?rite)|an?\s+(?:option|answer|winner|side)|between|among|from\s+(?:these|them)|just\s+one|"
+    r"only\s+one)\b|"
     # "I can't tell you which of these options is correct", "picking one would be a guess"
     r"\b(?:can't|cannot|can\s+not|unable\s+to)\s+(?:\w+\s+){0,2}?(?:tell|say|know|determine)\s+"
     r"(?:you\s+)?which\s+(?:one|of\s+(?:these|them|the)|option|answer)\b|"
@@ -151,6 +190,9 @@ _NONE_FITS = re.compile(
     r"gives?|works?|seems?|equals?|appears?)\b|"
     r"\bnone\s+of\s+the\s+(?:listed|given|provided|offered|displayed)\s+\w+\b|"
     r"\bnone\s+of\s+the\s+(?:above|options)\b|"
+    # a sentence that opens by choosing none: "None of these — the capital is Ankara."
+    r"(?:^|(?<=[.!?\n]))\W*none\s+of\s+(?:these|those|them|the\s+(?:choices|answers|alternatives))\b"
+    r"(?=\s*(?:[.,;:!\u2014\u2013-]|$))|"
     r"\b(?:missing|lacks|lacking|without)\s+the\s+(?:right|correct)\s+(?:option|answer|choice)\b|"
     r"\b(?:the\s+)?(?:right|correct|true|actual)\s+(?:option|answer|value|result)\s+(?:is\s+not|"
     r"isn't|does\s+not\s+appear|doesn't\s+appear)\s+(?:\w+\s+)?(?:listed|among|in\s+the\s+"
@@ -167,8 +209,10 @@ def none_fits(text: str) -> bool:
                for m in _NONE_FITS.finditer(text))
 
 
-_UNSURE = re.compile(r"\b(?:I'?m|I\s+am)\s+not\s+(?:sure|certain|confident)\b(?!\s+(?:why|how|what|who|"
-                     r"whether\s+you))|\bI\s+(?:don't|do\s+not)\s+know\b|\bor\s+is\s+it\b", re.I)
+_UNSURE = re.compile(r"(?:\b(?:I'?m|I\s+am)\s+|(?<![\w\s])\s*|^\s*)not\s+(?:100\s*%\s+|completely\s+|entirely\s+|"
+                     r"totally\s+|quite\s+)?(?:sure|certain|confident)\b(?!\s+(?:why|how|what|who|"
+                     r"whether\s+you))|\bI\s+(?:don't|do\s+not)\s+know\b|\bor\s+is\s+it\b|"
+                     r"\bI\s+(?:might|may|could)\s+be\s+(?:wrong|mistaken)\b", re.I)
 
 
 def unsure(text: str) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from rattle.judges import against_claim, letters, polarity
+from rattle.judges import against_claim, letters, polarity, signals
 from rattle.judges.letters import Hit
 from rattle.judges.reply import ANSWER_CUE, clause_negated, json_answer, sentences
 
@@ -43,8 +43,8 @@ _POLAR_VERB = re.compile(r"\b(?:I'd|I\s+would|I'll|I\s+will|I)\s+(?:mark|call|ra
 _POLAR_SO = re.compile(r"[,;\u2014\u2013]\s*(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+(?:(?:strictly|"
                        r"technically|formally)(?:\s+speaking)?,?\s+)?(?:(?:it|this|that|the\s+"
                        r"(?:statement|claim|answer))(?:'s|\s+is|\s+must\s+be|\s+would\s+be)\s+)"
-                       r"(?P<word>true|false|unable\s+to\s+determine|undetermined|cannot\s+be\s+"
-                       r"determined)\b", re.I)
+                       r"(?P<word>true|false|right|wrong|correct|incorrect|unable\s+to\s+determine|"
+                       r"undetermined|cannot\s+be\s+determined)\b", re.I)
 _POLAR_CONCLUSION = re.compile(r"^\W*(?:so|thus|therefore|hence|as\s+(?:stated|written|worded)|"
                                r"overall|in\s+short|in\s+conclusion|bottom\s+line|all\s+in\s+all)"
                                r"\b", re.I)
@@ -79,9 +79,12 @@ def polar_statements(text: str, options: list[str]) -> list[Hit]:
     for start, sentence in sentences(text):  # "So the statement is false."
         if _POLAR_CONCLUSION.match(sentence):
             said = polarity.statement(sentence)
+            if said is None and len(sentence.split()) <= 4:  # "So True.", "Therefore, no."
+                said = polarity.opener(sentence)
             i = polar_index(options, said) if said in ("yes", "no") else None
-            if i is not None:
-                out.append(Hit(i, start, 2, "yesno-conclusion"))
+            if i is not None:  # "So it depends — true for some and false for others." leaves it open
+                out.append(Hit(i, start, 2, "yesno-conclusion", ambiguous=bool(
+                    polarity.HEDGE.search(sentence) or _BOTH_WAYS.search(sentence))))
     value = json_answer(text)
     if value is not None:
         o = polarity.opener(value)
@@ -93,6 +96,11 @@ def polar_statements(text: str, options: list[str]) -> list[Hit]:
     return out
 
 
+_TRUE_WORD = r"(?<!not\s)(?<!n't\s)\b(?:true|right|correct)\b"  # "isn't right" is no "right"
+_BOTH_WAYS = re.compile(_TRUE_WORD + r"[^.!?]*\b(?:false|wrong|incorrect)\b|\b(?:false|wrong|"
+                        r"incorrect)\b[^.!?]*" + _TRUE_WORD, re.I)
+# A conditional sentence states no verdict ("If it means the Western Empire, it's true; …").
+_CONDITIONAL = re.compile(r"^\W*(?:if|unless|assuming|provided|when)\b", re.I)
 _ASKS = re.compile(r"^\W*(?:\w+\W*$|(?:is|are|was|were|does|do|did|can|could|would|will|"
                    r"right|true|correct|really)\b)", re.I)
 
@@ -101,13 +109,35 @@ def _clauses(sentence: str) -> list[str]:
     return [c for c in re.split(r"[,;:\u2014\u2013\uff0c]|\s-\s|\bbut\b", sentence) if c.strip()]
 
 
+def claim_of(question: str) -> str:
+    """The claim a yes/no item asks about: its "Statement: …" line when it has a passage
+    ("Passage: … Statement: Lena is taller than Ravi. True, False, or …?"), else the question."""
+    m = re.search(r"\bstatement\s*:\s*(.+?)(?:\s*(?:is\s+it\s+right|true,\s*false)[^\n]*)?(?:\n|$)",
+                  question, re.I)
+    claim = m.group(1).strip() if m else question
+    # "Is it right that X?", "X, is it right?": the claim is X
+    claim = re.sub(r"^\s*is\s+it\s+(?:right|true|correct)\s+that\s+|,?\s*is\s+it\s+(?:right|true|correct)\s*\??\s*$",
+                   "", claim, flags=re.I)
+    return claim.strip()
+
+
 def yes_no(text: str, options: list[str], question: str = "") -> tuple[int | None, str]:
     """yes/right/true/correct and their negations, or "cannot be determined": (displayed
     position or None, the rule that decided)."""
+    question = claim_of(question)
+    words = {w.lower() for w in re.findall(r"\w+", text)}
+    if len(words) == 1 and signals.degenerate(text):  # a loop of one verdict: "No no no no no"
+        said = polarity.opener(text)
+        i = polar_index(options, said) if said in ("yes", "no") else None
+        if i is not None:
+            return (i, "yesno-" + str(said))
     hedged = partial = False
     for _, sentence in sentences(text):
         if sentence.rstrip(" *_\"'").endswith("?") and _ASKS.match(sentence):
             continue  # "Right? No — …": a question asks, it does not answer
+        if _CONDITIONAL.match(sentence):
+            hedged = hedged or bool(_BOTH_WAYS.search(sentence))
+            continue
         for clause in _clauses(sentence):
             if polarity.undetermined(clause) and (polarity.opener(clause) not in ("yes", "no")
                                                   or polarity.opens_undetermined(clause)):
@@ -119,14 +149,22 @@ def yes_no(text: str, options: list[str], question: str = "") -> tuple[int | Non
             if found in ("hedge", "refusal"):
                 hedged = True
                 continue
-            if found is None:
-                found = polarity.statement(clause) or against_claim.affirms_part(clause, question) or (
-                    "yes" if against_claim.intensifies(clause, question) else None)
+            if found in ("yes", "no"):  # "No, there's nothing wrong with it": the error decides
+                after = sentence[sentence.find(clause) + len(clause):]
+                found = "partial" if polarity.conditional(after) else (
+                    polarity.error_framed(after) or found)
+            if found == "no" and against_claim.denies_then_asserts(sentence, question):
+                return (None, "hedge")  # "False — it flows north.": the words say the claim
+            if found is None:  # after a hedge only a verdict stated in words decides
+                found = polarity.statement(clause) or (None if hedged else (
+                    against_claim.affirms_part(clause, question) or (
+                        "yes" if against_claim.intensifies(clause, question) else None)))
             if found == "partial" or (partial and found == "yes"):
                 partial = True  # "Not quite. … So the statement is false." reads on
                 continue
-            if found == "yes" and polarity.correction(text[text.find(clause) + len(clause):]):
-                found = "no"  # "Yes, except that it was 1945, not 1944." takes the yes back
+            rest = text[text.find(clause) + len(clause):]
+            if found == "yes" and (polarity.correction(rest) or against_claim.sets_aside(rest, question)):
+                found = "no"  # "Yes, except that it was 1945, not 1944.", "Yes, in Paris, not Berlin"
             if found in ("yes", "no"):
                 i = polar_index(options, found)
                 return (i, "yesno-" + found) if i is not None else (None, "unparsed")
@@ -144,3 +182,16 @@ def yes_no(text: str, options: list[str], question: str = "") -> tuple[int | Non
         if i is not None:
             return (i, "yesno-restated")
     return (None, "hedge" if hedged or partial else "unparsed")
+
+
+def prose_verdict(text: str, options: list[str], question: str = "") -> int | None:
+    """The option the reply's own words state before its letter ("… so the statement is
+    right. Answer: A", "Sydney is the largest city, but Canberra is the capital. Answer: B",
+    "So True. A"): an explicit verdict statement, else a correction of the claim by name in
+    the sentence right before the letter. None when the words give none (a letter alone needs no agreement)."""
+    hits = [h for h in polar_statements(text, options) if not h.ambiguous]
+    if hits:
+        return max(hits, key=lambda h: (-h.tier, h.start)).index
+    last = sentences(text)[-1:]
+    index, how = yes_no(last[0][1], options, question) if last else (None, "unparsed")
+    return index if how == "yesno-correction" else None
