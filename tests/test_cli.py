@@ -204,3 +204,19 @@ def test_dry_run_reports_cost_for_priced_models(tmp_path: Path) -> None:
     code, out = invoke("run", "qa.context", "--model", "scripted/echo", "--dry-run",
                        "--workspace", str(tmp_path / "w"), "--price", "1,2")
     assert code == 0 and "estimated cost $" in out
+
+
+def test_dry_run_of_the_loglik_protocol(tmp_path: Path) -> None:
+    code, out = invoke("run", "rcc.robustness", "--model", "scripted/echo", "--param",
+                       "protocol=loglik", "--limit", "1", "--dry-run",
+                       "--workspace", str(tmp_path / "w"))
+    assert code == 0 and "dry run of rcc.robustness" in out and "34 to send" in out
+
+
+def test_verbose_reaches_engines_that_take_it() -> None:
+    from rattle.models import load_model
+    from rattle.run.config import RunConfig
+
+    settings = RunConfig(model="scripted/echo", verbose=True).model_settings()
+    assert settings == {"verbose": True}
+    assert load_model("scripted/echo", **settings).display_name == "scripted/echo"  # not taken

@@ -100,6 +100,8 @@ def run(
                                                     "a local Ray instance when unset.")] = None,
     replicas: Annotated[int, typer.Option(min=1, help="Model replicas (Ray actors) for local models.")] = 2,
     dry_run: Annotated[bool, typer.Option(help="Count requests and tokens; send nothing.")] = False,
+    verbose: Annotated[bool, typer.Option(help="Log what rattle does, and let local engines "
+                                          "(llama.cpp) print their own log.")] = False,
     fail_if: Annotated[list[str] | None, typer.Option("--fail-if", help=FAIL_IF_HELP)] = None,
     junit: Annotated[Path | None, typer.Option(help="Write JUnit XML here (a test case per "
                                                "gate and per suite part).")] = None,
@@ -140,8 +142,12 @@ def run(
             system_prompt=system_prompt, suite_options=suite_options,
             system_options=system_options, max_requests=max_requests, skip_invalid=skip_invalid,
             max_cost=max_cost, price=price, executor=executor, ray_address=ray_address,
-            replicas=replicas,
+            replicas=replicas, verbose=verbose,
         )
+        if verbose:
+            import logging
+
+            logging.basicConfig(level=logging.INFO, format="rattle: %(name)s: %(message)s")
         if experiment:
             from rattle.cli_workflow import run_experiment_file
 

@@ -40,6 +40,7 @@ class RunConfig:
     ray_address: str | None = None
     replicas: int = 2
     skip_invalid: bool = False
+    verbose: bool = False
 
     def public(self) -> dict[str, Any]:
         """The config as recorded in outputs (no secrets: keys are never part of it)."""
@@ -56,6 +57,8 @@ class RunConfig:
             settings["api_key_env"] = self.api_key_env
         if self.concurrency:
             settings["concurrency"] = self.concurrency
+        if self.verbose:
+            settings["verbose"] = True  # local engines show their own log
         return settings
 
 

@@ -62,7 +62,7 @@ class LLMSystem:
 
 def scored_response(completion: Completion) -> Response:
     """The choice with the highest log-likelihood, as "(X)"; scores kept in the text's tail."""
-    if not completion.ok:
+    if not completion.ok or not completion.text:  # failed, or a dry run's placeholder
         return to_response(completion)
     scores = json.loads(completion.text)
     best = max(range(len(scores)), key=lambda i: scores[i])
