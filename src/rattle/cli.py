@@ -237,15 +237,19 @@ def perturb(
                                         "(rule-based).")],
     param: Annotated[list[str] | None, typer.Option(help="key=value, repeatable.")] = None,
     seed: Annotated[int, typer.Option(help="Seed.")] = 0,
+    fluency: Annotated[str, typer.Option(help="claims.*: the fluency gate's scoring model, or "
+                                         "none.")] = "embedded",
+    workspace: Annotated[Path, typer.Option(help="claims.*: store folder (cached fluency "
+                                            "scores).")] = Path(".rattle"),
 ) -> None:
-    """Write perturbed variants of a dataset as JSONL, without asking any model."""
+    """Write perturbed variants of a dataset as JSONL (claims.* variants pass the fluency gate)."""
     from rattle.datasets import load_dataset
     from rattle.perturbations.base import Perturbation
 
     try:
         params = _parse_params(param)
         if attack.startswith("claims."):
-            _perturb_claims(input, output, attack, params, seed)
+            _perturb_claims(input, output, attack, params, seed, fluency, workspace)
             return
         perturbation = Perturbation(attack, params)
         items = load_dataset(str(input))
@@ -263,22 +267,30 @@ def perturb(
     typer.echo(f"wrote {n} variants to {output}")
 
 
-def _perturb_claims(input: Path, output: Path, attack: str, params: dict[str, Any], seed: int) -> None:
-    """Rule-based claim attacks on a JSONL of sentences; drops are counted by reason."""
+def _perturb_claims(input: Path, output: Path, attack: str, params: dict[str, Any], seed: int,
+                    fluency: str, workspace: Path) -> None:
+    """Rule-based claim attacks on a JSONL of sentences, through the fluency gate; drops are
+    counted by reason."""
     from collections import Counter
 
+    from rattle.attacks.claims.fluency import FluencyGate
     from rattle.attacks.claims.generators import ClaimContext, generate
     from rattle.attacks.documents.base import Dropped
     from rattle.datasets import load_dataset
+    from rattle.run.store import Store
 
     items = load_dataset(str(input))
     ctx = ClaimContext()
+    outcomes = {item.id: generate(attack, item, seed=seed, ctx=ctx, **params) for item in items}
+    if fluency != "none":
+        with Store(workspace) as store:
+            outcomes = FluencyGate(fluency).apply(outcomes, {i.id: i.claim or "" for i in items}, store)
     dropped: Counter[str] = Counter()
     n = 0
     tmp = output.with_name(output.name + ".tmp")
     with tmp.open("w", encoding="utf-8") as fh:
         for item in items:
-            out = generate(attack, item, seed=seed, ctx=ctx, **params)
+            out = outcomes[item.id]
             if isinstance(out, Dropped):
                 dropped[out.reason] += 1
                 continue

@@ -29,7 +29,8 @@ from typing import Any, Literal
 
 from rattle import registry
 from rattle.attacks.claims.base import ATTACKS, TITLES, ClaimAttack, claim_text, load_knowledge
-from rattle.attacks.claims.generators import ClaimContext, ClaimGenerator
+from rattle.attacks.claims.fluency import FluencyGate
+from rattle.attacks.claims.generators import ClaimContext, ClaimGenerator, run_attacks
 from rattle.attacks.documents.base import Dropped
 from rattle.datasets import load_dataset
 from rattle.errors import ConfigError
@@ -82,6 +83,7 @@ class FactoidSuite:
     k: int = 5
     part: str = ""
     skip_invalid: bool = False
+    fluency: str = "embedded"  # the fluency gate's scoring model; "none" turns the gate off
     notes: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -135,21 +137,17 @@ class FactoidSuite:
     def prepare(self, store: Any = None) -> None:
         ctx = self._ctx = ClaimContext(knowledge=load_knowledge(self.knowledge),
                                        attacker=bool(self.attacker))
-        flows = []
-        for key, generator in self.generators():
-            for item in self.items():
-                rng = rng_for(self.seed, item.id, generator.qualified, key, generator.options)
-                flows.append(((item.id, key), generator.flow(item, ctx, rng)))
-        outcomes: dict[tuple[str, str], Any] = {}
+        jobs = [((item.id, key), item, generator,
+                 rng_for(self.seed, item.id, generator.qualified, key, generator.options))
+                for key, generator in self.generators() for item in self.items()]
+        outcomes = run_attacks(jobs, ctx, attacker=self.attacker, store=store)
         if self.attacker:
-            from rattle.run.executor import run_flows
-
-            run_flows(self.attacker, store, flows, outcomes.__setitem__)
             self.notes["attacker"] = self.attacker
-        else:
-            from rattle.run.executor import run_offline
-
-            run_offline(flows, outcomes.__setitem__, "rule-based attacks")
+        if self.fluency != "none":  # the fluency gate (issue 15), rule-based or model-written
+            claims = {(item.id, key): claim_text(item) for key, _ in self.generators()
+                      for item in self.items()}
+            outcomes = FluencyGate(self.fluency).apply(outcomes, claims, store)
+            self.notes["fluency_gate"] = self.fluency
         dropped: Counter[str] = Counter()
         made: Counter[str] = Counter()
         for (item_id, key), out in sorted(outcomes.items()):

@@ -10,7 +10,7 @@ question form and is validated, or dropped with the reason.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -74,8 +74,7 @@ class ClaimGenerator:
             return out
         if out.declarative is not None and not out.question:
             out = replace(out, question=rules.to_question(out.declarative, ctx.parse))
-        limit = rules.sentence_count(ctx.parse(claim))
-        why = validate(claim, out, lambda text: rules.sentence_count(ctx.parse(text)) <= limit)
+        why = validate(claim, out, ctx.parse)
         return Dropped(self.name, why) if why else out
 
     def rules(self, claim: str, ctx: ClaimContext, rng: random.Random) -> ClaimAttack | Dropped:
@@ -193,6 +192,27 @@ def question() -> ClaimGenerator:
 def cloze() -> ClaimGenerator:
     """Blank the first time or number and ask for it (cloze test, paper Table 3)."""
     return ClaimGenerator("cloze")
+
+
+Tag = Any
+
+
+def run_attacks(jobs: Iterable[tuple[Tag, Item, ClaimGenerator, random.Random]], ctx: ClaimContext,
+                *, attacker: str | None = None, store: Any = None,
+                why: str = "rule-based attacks") -> dict[Tag, ClaimAttack | Dropped]:
+    """Run claim attacks, each ``(tag, item, generator, rng)``: with ``attacker`` their flows
+    ask that model (through ``store``), else they run offline. Outcomes by tag."""
+    flows = [(tag, gen.flow(item, ctx, rng)) for tag, item, gen, rng in jobs]
+    outcomes: dict[Tag, ClaimAttack | Dropped] = {}
+    if attacker:
+        from rattle.run.executor import run_flows
+
+        run_flows(attacker, store, flows, outcomes.__setitem__)
+    else:
+        from rattle.run.executor import run_offline
+
+        run_offline(flows, outcomes.__setitem__, why)
+    return outcomes
 
 
 def generate(name: str, item: Item, *, seed: int = 0, ctx: ClaimContext | None = None,
