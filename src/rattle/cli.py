@@ -282,9 +282,14 @@ def _perturb_claims(input: Path, output: Path, attack: str, params: dict[str, An
     items = load_dataset(str(input))
     ctx = ClaimContext()
     outcomes = {item.id: generate(attack, item, seed=seed, ctx=ctx, **params) for item in items}
+    gated = ""
     if fluency != "none":
+        before = sum(not isinstance(o, Dropped) for o in outcomes.values())
         with Store(workspace) as store:
-            outcomes = FluencyGate(fluency).apply(outcomes, {i.id: i.claim or "" for i in items}, store)
+            gate = FluencyGate(fluency)
+            outcomes = gate.apply(outcomes, {i.id: i.claim or "" for i in items}, store)
+        kept = sum(not isinstance(o, Dropped) for o in outcomes.values())
+        gated = f"fluency gate ({fluency}, thresholds fitted for {gate.thresholds.scorer}): kept {kept} of {before}"
     dropped: Counter[str] = Counter()
     n = 0
     tmp = output.with_name(output.name + ".tmp")
@@ -300,6 +305,8 @@ def _perturb_claims(input: Path, output: Path, attack: str, params: dict[str, An
             n += 1
     tmp.replace(output)
     typer.echo(f"wrote {n} variants to {output}")
+    if gated:
+        typer.echo(gated)
     for reason, count in dropped.most_common():
         typer.echo(f"dropped {count}: {reason}")
 

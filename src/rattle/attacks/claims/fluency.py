@@ -65,9 +65,12 @@ def parse_problem(original: str, text: str, parse: Callable[[str], Any], *,
     lost = sum(t.dep_ == "dep" or t.pos_ == "X" for t in after)
     if lost > sum(t.dep_ == "dep" or t.pos_ == "X" for t in before):
         return "the parser cannot attach every word"
-    roots = [t for t in after if t.dep_ == "ROOT"]
-    had_verb = any(t.dep_ == "ROOT" and t.pos_ in ("VERB", "AUX") for t in before)
-    if had_verb and not any(t.pos_ in ("VERB", "AUX") for t in roots):
+    root = next((t for t in before if t.dep_ == "ROOT"), None)
+    if root is None or root.pos_ not in ("VERB", "AUX"):
+        return None
+    if re.search(rf"(?<!\w){re.escape(root.text)}(?!\w)", text):
+        return None  # the main verb is still there (the parser may just read it otherwise)
+    if not any(t.pos_ in ("VERB", "AUX") for t in after if t.dep_ == "ROOT"):
         return "no main verb"
     return None
 
@@ -92,8 +95,10 @@ def score_flow(text: str) -> Generator[ScoreRequest, Completion, float | None]:
 def drop_flow(original: str, text: str) -> Generator[ScoreRequest, Completion, float | None]:
     """How much less likely per character ``text`` is than ``original`` (positive: worse)."""
     a = yield from score_flow(original)
+    if a is None:
+        return None
     b = yield from score_flow(text)
-    return None if a is None or b is None else round(a - b, 6)
+    return None if b is None else round(a - b, 6)
 
 
 def gated_text(out: ClaimAttack) -> str:

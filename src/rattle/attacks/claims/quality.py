@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -100,10 +101,14 @@ def read_labelled(path: str | Path) -> list[dict[str, Any]]:
 def generate_rows(sentences: Sequence[tuple[str, str]], *, seed: int = 0,
                   attacker: str | None = None, scorer: str | Any = "embedded",
                   store: Any = None, attacks: Sequence[str] = ATTACK_NAMES,
-                  thresholds: Thresholds | None = None) -> tuple[list[dict[str, Any]], Counter[str]]:
+                  thresholds: Thresholds | None = None,
+                  per_attack: int | None = None) -> tuple[list[dict[str, Any]], Counter[str]]:
     """Every variant of ``attacks`` for ``sentences`` (rows ready to label) and the drops by
     "attack: reason" (validation; the fluency gate does not drop here: every variant is
-    scored and marked ``kept`` or not, so the labels can set the thresholds)."""
+    scored and marked ``kept`` or not, so the labels can set the thresholds). With
+    ``per_attack``, a seeded sample of that many variants of each attack is kept and scored;
+    each row records how many sentences were given and how many the attack made a variant
+    for, so coverage is still measured on all of them."""
     from rattle import registry
     from rattle.attacks.claims.generators import ClaimContext, run_attacks
     from rattle.items import Item
@@ -122,6 +127,14 @@ def generate_rows(sentences: Sequence[tuple[str, str]], *, seed: int = 0,
     made = {tag: out for tag, out in outcomes.items() if isinstance(out, ClaimAttack)}
     dropped: Counter[str] = Counter(f"{tag[1]}: {out.reason}" for tag, out in outcomes.items()
                                     if not isinstance(out, ClaimAttack))
+    attacked = Counter(name for _, name in made)
+    if per_attack is not None:
+        pick = random.Random(seed)
+        chosen = set()
+        for name in attacks:
+            tags = sorted(tag for tag in made if tag[1] == name)
+            chosen.update(pick.sample(tags, min(per_attack, len(tags))))
+        made = {tag: out for tag, out in made.items() if tag in chosen}
     gate = FluencyGate(scorer, thresholds)
     drops = gate.scores([(tag, items[tag[0]].claim or "", gated_text(out))
                          for tag, out in made.items()], store)
@@ -138,6 +151,7 @@ def generate_rows(sentences: Sequence[tuple[str, str]], *, seed: int = 0,
             "span": {"before": out.before, "after": out.after, "start": out.start},
             "details": dict(out.details), "fluency_drop": drop,
             "kept": drop is not None and drop <= gate.thresholds.of(name),
+            "sentences": len(items), "attacked": attacked[name],
             "labels": {k: None for k in LABELS}, "note": ""})
     return rows, dropped
 
@@ -180,9 +194,11 @@ class AttackQuality:
     """Coverage and valid rate of one attack on one labelled file."""
 
     attack: str
-    sentences: int
-    kept: int
-    labelled: int
+    sentences: int  # sentences given to the attack
+    attacked: int  # sentences it made a variant for (before the fluency gate)
+    scored: int  # variants in the file
+    kept: int  # variants the fluency gate keeps
+    labelled: int  # kept variants with all three labels
     valid: int
     fluent: int
     plausible: int
@@ -190,7 +206,11 @@ class AttackQuality:
 
     @property
     def coverage(self) -> float:
-        return self.kept / self.sentences if self.sentences else 0.0
+        """Share of sentences with a kept variant (the gate's keep rate in the file applied to
+        the sentences the attack made a variant for, when the file is a sample)."""
+        if not self.sentences or not self.scored:
+            return 0.0
+        return self.attacked / self.sentences * self.kept / self.scored
 
     @property
     def valid_rate(self) -> float | None:
@@ -199,17 +219,21 @@ class AttackQuality:
 
 def quality(rows: Sequence[Mapping[str, Any]], thresholds: Thresholds | None = None,
             *, sentences: int | None = None) -> dict[str, AttackQuality]:
-    """Per attack: coverage (kept variants / sentences; by default the number of distinct
-    sentence ids in ``rows``) and valid rate among the labelled kept variants."""
+    """Per attack: coverage and valid rate among the labelled kept variants. The numbers of
+    sentences given and attacked come from the rows (``sentences``, ``attacked``), else from
+    the distinct sentence ids in ``rows``."""
     limits = thresholds or load_thresholds()
-    n = sentences if sentences is not None else len({r["sentence_id"] for r in rows})
+    ids = len({r["sentence_id"] for r in rows})
     out = {}
-    for name in sorted({r["attack"] for r in rows}, key=lambda a: (a not in ATTACK_NAMES, ATTACK_NAMES.index(a) if a in ATTACK_NAMES else 0, a)):
-        kept = [r for r in rows if r["attack"] == name and r.get("fluency_drop") is not None
+    for name in sorted({r["attack"] for r in rows}, key=_order):
+        mine = [r for r in rows if r["attack"] == name]
+        n = sentences if sentences is not None else int(mine[0].get("sentences") or ids)
+        attacked = int(mine[0].get("attacked") or len({r["sentence_id"] for r in mine}))
+        kept = [r for r in mine if r.get("fluency_drop") is not None
                 and float(r["fluency_drop"]) <= limits.of(name)]
         done = [r for r in kept if all(r["labels"].get(k) is not None for k in LABELS)]
         out[name] = AttackQuality(
-            name, n, len({r["sentence_id"] for r in kept}), len(done),
+            name, n, attacked, len(mine), len(kept), len(done),
             sum(all(r["labels"][k] for k in LABELS) for r in done),
             sum(bool(r["labels"]["fluent"]) for r in done),
             sum(bool(r["labels"]["plausible"]) for r in done),
@@ -217,13 +241,19 @@ def quality(rows: Sequence[Mapping[str, Any]], thresholds: Thresholds | None = N
     return out
 
 
+def _order(name: str) -> tuple[int, str]:
+    return (ATTACK_NAMES.index(name) if name in ATTACK_NAMES else len(ATTACK_NAMES), name)
+
+
 def table(results: Mapping[str, AttackQuality]) -> str:
     """A plain-text table of coverage and valid rate per attack."""
-    lines = [f"{'attack':<13} {'coverage':>14} {'valid rate':>16} {'fluent':>7} {'plausible':>9} {'label':>6}"]
+    lines = [f"{'attack':<13} {'coverage':>8} {'attacked':>9} {'kept':>9} {'valid rate':>17} "
+             f"{'fluent':>7} {'plausible':>9} {'label':>6}"]
     for q in results.values():
         rate = "-" if q.valid_rate is None else f"{q.valid_rate:.3f} ({q.valid}/{q.labelled})"
-        lines.append(f"{q.attack:<13} {q.coverage:>6.3f} ({q.kept:>3}/{q.sentences:<3}) {rate:>16} "
-                     f"{q.fluent:>7} {q.plausible:>9} {q.label_correct:>6}")
+        lines.append(f"{q.attack:<13} {q.coverage:>8.3f} {q.attacked:>4}/{q.sentences:<4} "
+                     f"{q.kept:>4}/{q.scored:<4} {rate:>17} {q.fluent:>7} {q.plausible:>9} "
+                     f"{q.label_correct:>6}")
     return "\n".join(lines)
 
 
@@ -240,6 +270,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     gen.add_argument("--scorer", default="embedded", help="the fluency gate's model")
     gen.add_argument("--workspace", type=Path, default=Path(".rattle"),
                      help="store folder (cache of the scores and attacker answers)")
+    gen.add_argument("--per-attack", type=int, default=None,
+                     help="a seeded sample of this many variants per attack (default: all)")
     rep = sub.add_parser("report", help="coverage and valid rate per attack")
     rep.add_argument("labelled", type=Path, nargs="+")
     rep.add_argument("--thresholds", type=Path, default=None)
@@ -255,7 +287,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             with Store(args.workspace) as store:
                 rows, dropped = generate_rows(read_sentences(args.sentences), seed=args.seed,
                                               attacker=args.attacker, scorer=args.scorer,
-                                              store=store)
+                                              store=store, per_attack=args.per_attack)
             tmp = args.output.with_name(args.output.name + ".tmp")
             tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
                            encoding="utf-8")

@@ -19,6 +19,8 @@ _ORGANISATION = {"organization.n.01", "institution.n.01", "company.n.01", "music
                  "team.n.01", "party.n.05"}
 _WORK = {"creation.n.02", "writing.n.02", "musical_composition.n.01", "movie.n.01",
          "work_of_art.n.01", "publication.n.01", "album.n.02", "song.n.01"}
+# Lower-case particles of names ("Vincent van Gogh"): not nouns that say what a name is.
+_PARTICLES = {"van", "von", "de", "da", "di", "du", "der", "del", "la", "le", "bin", "ibn", "al"}
 _LOCATIVE = {"in", "at", "near", "from", "to", "across", "through", "into", "outside", "around"}
 _WORK_VERBS = {"write", "publish", "paint", "compose", "release", "direct", "record", "film",
                "sing", "star", "complete", "premiere", "finish"}
@@ -54,7 +56,8 @@ def is_noun(word: str) -> bool:
 def kind_noun(head: Any) -> Any:
     """A common noun that says what a name is: "the film Casablanca", "novel Frankenstein"."""
     for c in head.children:
-        if c.dep_ in ("compound", "amod", "appos") and c.text.islower() and is_noun(c.lower_):
+        if (c.dep_ in ("compound", "amod", "appos") and c.text.islower() and not c.ent_type_
+                and c.lower_ not in _PARTICLES and is_noun(c.lower_)):
             return c
     if head.dep_ == "appos" and head.head.pos_ == "NOUN":
         return head.head

@@ -3,7 +3,7 @@
 "best-selling", "one of the saltiest bodies" -> "the saltiest body"), a first becomes an only
 ("the first woman to ..." -> "the only woman to ..."), and where the sentence has none of
 these an indefinite description becomes "the only" one ("a novel by Jane Austen" -> "the only
-novel by Jane Austen"). Numbers are the secondary mode: multiplied by 1.5 to 3, never inside
+novel by Jane Austen"). Numbers are the secondary mode: multiplied by 1.5 or 2, never inside
 a name (issue 15: "Apollo 11,000" is what a reader would not believe).
 """
 
@@ -39,8 +39,9 @@ _UPPER_QUALIFIERS = re.compile(r"(?:over|more than|about|nearly|approximately|ar
 _SCOPE = re.compile(r"\bin (?:Africa|Asia|Europe|North America|South America|Oceania|Australia|"
                     r"the United States|the United Kingdom|England|France|Germany|Italy|Spain|"
                     r"China|India|Japan|Russia|Canada|Britain)\b")
-# "most of the water" -> "all of the water", "much of the city" -> "all of the city".
-_SHARE = re.compile(r"\b(?:[Mm]ost|[Mm]uch) of\b")
+# "much of the city" -> "all of the city" ("most of the Earth's fresh water" -> "all of" read
+# as absurd in the development labels).
+_SHARE = re.compile(r"\b[Mm]uch of\b")
 _RANKED = re.compile(r"\b(?:second|third|fourth|fifth)-((?:best|worst|most|least|[a-z]+est)\b(?:-[a-z]+)?)")
 _POSSESSIVE = {"his", "her", "their", "its"}
 

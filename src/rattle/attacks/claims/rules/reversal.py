@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from rattle.attacks.claims.base import ClaimAttack, Outcome
-from rattle.attacks.claims.rules.entities import is_noun, wordnet_person
+from rattle.attacks.claims.rules.entities import kind_noun, wordnet_person
 from rattle.attacks.claims.rules.common import (as_sentence, inflect, lower_first, name_spans,
                                                 subject, word_start)
 from rattle.attacks.documents.base import Dropped
@@ -31,6 +31,8 @@ _SINGULAR = {"are": "is", "were": "was", "have": "has", "do": "does"}
 _HUMAN_VERBS = {"paint", "compose", "write", "marry", "discover", "invent", "score", "reign",
                 "assassinate", "tutor", "sing", "star", "bear", "die", "set", "co-found",
                 "sculpt", "conduct", "direct", "narrate"}
+# Of those, the verbs no organisation or thing does: Who even where spaCy says ORG.
+_ONLY_HUMAN = {"paint", "compose", "marry", "sing", "sculpt", "die", "reign"}
 _AGENT_VERBS = {"win", "release", "record", "perform", "found", "develop", "form", "sign",
                 "defeat", "play", "beat", "produce", "publish", "create", "build", "launch",
                 "design", "manufacture", "acquire", "buy", "sell"}
@@ -43,16 +45,17 @@ def wh_word(doc: Any, subj: Any, name: str) -> str:
         if root.lemma_ == "be" else None
     if attr is not None:  # "X is a citadel", "X was the 16th president"
         return "Who" if wordnet_person(attr.lemma_.lower(), noun=True) else "What"
-    kind = next((c for c in subj.children if c.dep_ in ("compound", "amod") and c.text.islower()
-                 and c.i < subj.i and is_noun(c.lower_)), None)
+    kind = kind_noun(subj)
     if kind is not None and subj.pos_ == "PROPN":  # "the film Casablanca", "novel Frankenstein"
-        return "Who" if wordnet_person(kind.lower_, noun=True) else "What"
+        return "Who" if wordnet_person(kind.lemma_.lower(), noun=True) else "What"
     if subj.pos_ == "NOUN" and any(c.dep_ == "appos" and c.pos_ == "PROPN" for c in subj.children):
         return "Who" if wordnet_person(subj.lemma_.lower(), noun=True) else "What"
     active = subj.dep_ == "nsubj"
     if label in _TIME_LABELS:
         return "When"
     if label in _PEOPLE_LABELS or (subj.pos_ == "PROPN" and wordnet_person(name)):
+        return "Who"
+    if subj.pos_ == "PROPN" and active and root.lemma_.lower() in _ONLY_HUMAN:
         return "Who"
     if subj.pos_ == "PROPN" and label not in ("ORG", "FAC", "WORK_OF_ART", "PRODUCT", "EVENT", "LAW"):
         pronoun = any(t.lower_ in ("his", "her") for t in root.subtree if t.i > subj.i)
