@@ -5,6 +5,7 @@ seed; validation."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from functools import cache
 
 import pytest
@@ -280,7 +281,7 @@ def test_multihop_clauses_follow_the_entity_they_describe() -> None:
             # the first clause follows the anchor's phrase; each next one starts right after
             # the previous clause, which ends with the entity it describes
             assert out.details["anchor"] in claim[:out.start]
-            for prev, nxt in zip(chain, chain[1:], strict=False):
+            for prev, nxt in pairwise(chain):
                 assert f"{nxt}, " in out.after, (item.id, prev, nxt)
             named_before = {n for _, n in knowledge.mentions(claim)}
             assert not (set(chain[1:]) & named_before), (item.id, chain)

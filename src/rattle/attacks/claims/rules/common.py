@@ -30,12 +30,27 @@ def sentence_count(doc: Any) -> int:
 
 
 def lower_first(text: str, doc: Any) -> str:
-    """``text`` with its first letter lower-cased unless it starts a name."""
+    """``text`` with its first letter lower-cased unless it starts a name ("The" before a
+    name is lower-cased too, except in a title: "the Panama Canal", "The Hobbit")."""
     first = doc[0] if len(doc) else None
-    if (first is not None and first.pos_ != "PROPN" and not first.ent_type_
-            and text[:1].isupper() and (text[1:2].islower() or text[1:2] == " ")):
-        return text[0].lower() + text[1:]
-    return text
+    if first is None or not text[:1].isupper() or not (text[1:2].islower() or text[1:2] == " "):
+        return text
+    if first.lower_ == "the":
+        ent = next((e for e in doc.ents if e.start == 0), None)
+        title = ent is not None and ent.label_ == "WORK_OF_ART" and ent[-1].tag_ not in ("NNS", "NNPS")
+        return text if title else text[0].lower() + text[1:]
+    if first.ent_type_ or first.pos_ in ("PROPN", "X") or _proper_noun(first.text):
+        return text
+    return text[0].lower() + text[1:]
+
+
+def _proper_noun(word: str) -> bool:
+    """Whether WordNet knows ``word`` only as a name ("Saturn", which the tagger calls a
+    noun), not as a common word ("Water")."""
+    from rattle.nlp.wordnet import reader
+
+    synsets = reader().synsets(word, "n")
+    return bool(synsets) and bool(synsets[0].instance_hypernyms())
 
 
 def as_sentence(text: str) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 from rattle.attacks.claims.base import ClaimAttack, Outcome
 from rattle.attacks.claims.rules.common import (as_sentence, edit_problem, match_case,
-                                                replace_span)
+                                                replace_span, subject)
 from rattle.attacks.claims.rules.numerical import format_number, nice, numbers
 from rattle.attacks.documents.base import Dropped
 
@@ -61,7 +61,11 @@ def _lexical(claim: str, doc: Any) -> list[Option]:
             restricted = any((c.dep_ in ("acl", "relcl") and any(a.lower_ == "to" for a in c.children))
                              or (c.dep_ == "prep" and any(g.pos_ == "PROPN" for g in c.subtree))
                              for c in noun.children)
-            if noun.tag_ == "NN" and (det.lower_ in _POSSESSIVE or (det.lower_ == "the" and restricted)):
+            timed = any(e.label_ in ("DATE", "TIME") and e.start > noun.i for e in doc.ents)
+            if noun.tag_ == "NN" and not timed and (
+                    det.lower_ in _POSSESSIVE or (det.lower_ == "the" and restricted)):
+                # not with a date after it: "the only woman to win a Nobel Prize in 1903" is
+                # also read as "the only one that year"
                 options.append((t.idx, t.text, "only", "only"))
         elif low == "one" and t.i + 3 < len(doc) and [x.lower_ for x in doc[t.i + 1:t.i + 3]] == ["of", "the"]:
             made = _one_of_the(doc, t.i)
@@ -113,9 +117,18 @@ def _the_only(doc: Any) -> list[Option]:
 
 
 def _inflated(claim: str, doc: Any, rng: random.Random) -> list[Option]:
+    """Numbers times 1.5 or 2, where the sentence is about a named thing: counts of common
+    things ("a chessboard has 64 squares", "the human heart has four chambers") are known to
+    every reader, and a number with its items listed after it ("two moons, Phobos and
+    Deimos") would contradict the list."""
+    subj = subject(doc)
+    if subj is None or subj.pos_ != "PROPN":
+        return []
     out = []
     for n in numbers(claim, doc, qualified=_UPPER_QUALIFIERS):
         if n.value < 2 or (n.value != int(n.value) and n.decimals == 0):
+            continue
+        if re.match(r"\s+(?:\w+\s+){0,2}\w+,\s+[A-Z]", claim[n.end:]):
             continue
         factor = rng.choice(FACTORS)
         value = nice(n.value * factor, 2)

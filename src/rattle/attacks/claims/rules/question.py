@@ -22,6 +22,9 @@ def to_question(text: str, parse: Callable[[str], Any]) -> str:
     subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
     if subj is None or subj.pos_ == "PRON" or text[: subj.left_edge.idx].strip():
         return fallback
+    if any(c.dep_ == "conj" and any(g.dep_ in ("nsubj", "nsubjpass") for g in c.children)
+           for c in root.children):
+        return fallback  # "X is A, and in 2008 it was B": one auxiliary cannot invert both
     aux = root if root.pos_ == "AUX" else next(
         (c for c in root.children if c.dep_ in ("aux", "auxpass") and subj.i < c.i < root.i), None)
     if aux is not None:

@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from rattle.attacks.claims.base import ClaimAttack, Outcome
-from rattle.attacks.claims.rules.entities import kind_noun, wordnet_person
+from rattle.attacks.claims.rules.entities import kind_noun, wordnet_ancestors, wordnet_person
 from rattle.attacks.claims.rules.common import (as_sentence, inflect, lower_first, name_spans,
                                                 subject, word_start)
 from rattle.attacks.documents.base import Dropped
@@ -41,6 +41,9 @@ def wh_word(doc: Any, subj: Any, name: str) -> str:
     root = subj.head
     head_ent = next((e for e in doc.ents if e.start <= subj.i < e.end and "'s" not in e.text), None)
     label = head_ent.label_ if head_ent is not None else ""
+    known = wordnet_ancestors(name[4:] if name.lower().startswith("the ") else name)
+    if known and not known & {"person.n.01"}:
+        return "What"  # WordNet knows the name as something else ("the Louvre": a museum)
     attr = next((c for c in root.children if c.dep_ == "attr" and c.pos_ == "NOUN"), None) \
         if root.lemma_ == "be" else None
     if attr is not None:  # "X is a citadel", "X was the 16th president"
@@ -67,6 +70,20 @@ def wh_word(doc: Any, subj: Any, name: str) -> str:
     if subj.pos_ == "NOUN" and wordnet_person(subj.lemma_.lower(), noun=True):
         return "Who"
     return "What"
+
+
+# Nouns that only measure: a predicate with nothing but these, places and dates does not
+# single out its subject ("What opened in 1914?", "What stood for 28 years?").
+_MEASURES = {"year", "day", "month", "week", "century", "decade", "hour", "minute", "time",
+             "metre", "kilometre", "mile", "foot"}
+
+
+def _informative(doc: Any, start: int) -> bool:
+    """Whether the predicate (from offset ``start``) has a noun that is not a place, a date,
+    a number or a unit: something that picks out what is asked for."""
+    return any(t.idx >= start and t.pos_ in ("NOUN", "PROPN") and t.lemma_.lower() not in _MEASURES
+               and t.ent_type_ not in ("GPE", "LOC", "DATE", "TIME", "CARDINAL", "QUANTITY")
+               for t in doc)
 
 
 def _agree(predicate: str, verb: Any, offset: int) -> str:
@@ -135,17 +152,20 @@ def reversal(claim: str, doc: Any, rng: random.Random) -> Outcome:
         return Dropped("reversal", "nothing after the subject")
     verb = next((t for t in doc if t.idx >= rest_start and t.pos_ in ("AUX", "VERB")), None)
     predicate = _agree(predicate, verb, rest_start)
+    if not _informative(doc, rest_start):
+        return Dropped("reversal", "the predicate names too little to single out the answer")
     appositive = re.match(r"(?:a|an)\s+(.+)$", extra)
     if appositive and not any(t.tag_ in ("JJS", "RBS") for t in doc if core_end <= t.idx < rest_start):
         wh = f"Which {appositive.group(1)}"  # "The Great Gatsby, a novel by ..." -> Which novel by ...
     else:
         wh = wh_word(doc, subj, core)
     question = f"{wh} {predicate}" + (f", {lower_first(prefix, doc)}" if prefix else "") + "?"
-    named = [claim[e.start_char:e.end_char] for e in doc.ents
-             if a <= e.start_char and e.end_char <= a + len(core)
-             and e.label_ not in ("CARDINAL", "ORDINAL", "DATE") and "'s" not in e.text]
-    named += [claim[x:y] for x, y in names if a <= x and y <= a + len(core)
-              and not claim[y:].startswith(("'s", "’s"))]
+    # other names for the answer: names that contain the subject's head word (not "Mary
+    # Shelley's" in "Mary Shelley's novel Frankenstein", not "Earth" in "the Earth's water")
+    named = [claim[x:y] for x, y in [(e.start_char, e.end_char) for e in doc.ents
+                                     if e.label_ not in ("CARDINAL", "ORDINAL", "DATE")] + names
+             if a <= x and y <= a + len(core) and x <= subj.idx < y
+             and not claim[x:y].endswith(("'s", "’s")) and not claim[y:].startswith(("'s", "’s"))]
     bare = re.sub(r"^(the|a|an|each|every)\s+", "", core, flags=re.I)
     answers = [x for x in dict.fromkeys([core, bare, *named]) if x and len(x) > 1]
     return ClaimAttack("reversal", None, question, "", "", 0, None, as_sentence(claim),
