@@ -72,6 +72,10 @@ def attachment(claim: str, doc: Any, start: int, end: int) -> Attachment | None:
     after = claim[end:].lstrip()
     if after.startswith(",") and any(t.dep_ == "appos" and t.head.i == head.i for t in doc):
         return None
+    if re.match(r"\s*,\s*[A-Z]", claim[end:]) and not RELATIVE.match(claim[end:].lstrip(" ,")):
+        return None  # the name goes on after a comma: "Impression, Sunrise", "Basel, Switzerland"
+    if head.dep_ == "appos" and head.head.pos_ == "NOUN" and head.head.i < head.i:
+        head = head.head  # "the song Bohemian Rhapsody by the band Queen": the song's phrase
     right = head.i
     for c in head.children:
         if c.i > head.i and c.dep_ in _PHRASE_DEPS and not any(
