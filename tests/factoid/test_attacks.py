@@ -263,8 +263,10 @@ def test_exaggeration_examples() -> None:
         == "Ada Lovelace is always regarded as the first computer programmer."
     assert attack("exaggeration", "The Dead Sea is one of the saltiest bodies of water in the world.").declarative \
         == "The Dead Sea is the saltiest body of water in the world."
-    assert attack("exaggeration", "Marie Curie became the first woman to win a Nobel Prize in 1903.").declarative \
-        == "Marie Curie became the only woman to win a Nobel Prize in 1903."
+    assert attack("exaggeration", "Valentina Tereshkova was the first woman to travel into space.").declarative \
+        == "Valentina Tereshkova was the only woman to travel into space."
+    # not with a date after it: "the only woman to win a Nobel Prize in 1903" also reads true
+    assert isinstance(attack("exaggeration", "Marie Curie became the first woman to win a Nobel Prize in 1903."), Dropped)
     assert isinstance(attack("exaggeration", "Apollo 11 landed on the Moon on 20 July 1969."), Dropped)
 
 
@@ -329,7 +331,49 @@ def test_distraction_components() -> None:
 
 
 # -- golden outputs under a seed ---------------------------------------------------------------------
-GOLDEN: list[tuple[str, str, dict[str, object], str, bool | None]] = []
+# (attack, claim, options, the declarative or the question at seed 1, its truth label)
+GOLDEN: list[tuple[str, str, dict[str, object], str, bool | None]] = [
+    ('temporal', DUMAS, {'kind': 'direct'},
+     'The Count of Monte Cristo is an adventure novel by French author Alexandre Dumas, completed in 1854.', False),
+    ('temporal', DUMAS, {'kind': 'vague'},
+     'The Count of Monte Cristo is an adventure novel by French author Alexandre Dumas, completed in the 1840s.', True),
+    ('temporal', DUMAS, {'kind': 'relative'},
+     'The Count of Monte Cristo is an adventure novel by French author Alexandre Dumas, completed after the American Civil War.', False),
+    ('temporal', 'The Second World War lasted from 1939 to 1945.', {},
+     'The Second World War lasted from 1937 to 1943.', False),
+    ('temporal', 'Pyotr Ilyich Tchaikovsky composed the music for the ballet Swan Lake in the 1870s.', {},
+     'Pyotr Ilyich Tchaikovsky composed the music for the ballet Swan Lake before the Wall Street Crash.', True),
+    ('numerical', 'Serena Williams won 23 Grand Slam singles titles.', {},
+     'Serena Williams won under 30 Grand Slam singles titles.', True),
+    ('exaggeration', SWIFT, {},
+     'American singer-songwriter Taylor Swift has headlined six concert tours to support her countless albums.', False),
+    ('exaggeration', DUMAS, {},
+     'The Count of Monte Cristo is the only adventure novel by French author Alexandre Dumas, completed in 1844.', False),
+    ('exaggeration', 'Serena Williams won 23 Grand Slam singles titles.', {},
+     'Serena Williams won 46 Grand Slam singles titles.', False),
+    ('semantic', O2, {},
+     "The O2 Arena, commonly known as The O2, is a multi-purpose outdoor arena, and in 2008 it was the world's busiest music arena.", False),
+    ('semantic', 'The Golden Gate Bridge in San Francisco opened in 1937.', {},
+     'The Golden Gate Bridge in San Francisco closed in 1937.', False),
+    ('semantic', 'Microsoft was founded by Bill Gates and Paul Allen in 1975.', {},
+     'Microsoft was established by Bill Gates and Paul Allen in 1975.', True),
+    ('reversal', SWIFT, {},
+     'Who has headlined six concert tours to support her various albums?', None),
+    ('reversal', 'The Wimbledon Championships are played on grass courts in London.', {},
+     'What is played on grass courts in London?', None),
+    ('distraction', DUMAS, {},
+     'The Count of Monte Cristo is an adventure novel by French author Alexandre Dumas, who was born in 1802 in Villers-Cotterêts, completed in 1844.', True),
+    ('distraction', 'Marie Antoinette was executed by guillotine in 1793.', {},
+     'Marie Antoinette was executed by guillotine in 1793, the same year as the Battle of Trafalgar.', False),
+    ('multihop', DUMAS, {'hops': 3},
+     'The Count of Monte Cristo is an adventure novel by French author Alexandre Dumas, who was born in 1802 in Villers-Cotterêts, a town in the Aisne department of northern France, a country that is divided into 22 metropolitan regions, completed in 1844.', False),
+    ('multihop', 'Tiger Woods won the Masters Tournament for the first time in 1997.', {},
+     'Tiger Woods, who was born in 1975 in Cypress, California, a state whose capital is Los Angeles, won the Masters Tournament for the first time in 1997.', False),
+    ('question', 'The Panama Canal opened in 1914.', {},
+     'Did the Panama Canal open in 1914?', True),
+    ('cloze', 'Serena Williams won 23 Grand Slam singles titles.', {},
+     'What should replace <how many> in this sentence: "Serena Williams won <how many> Grand Slam singles titles."?', None),
+]
 
 
 @pytest.mark.parametrize(("name", "claim", "options", "expected", "truth"), GOLDEN,

@@ -48,6 +48,22 @@ _POSSESSIVE = {"his", "her", "their", "its"}
 Option = tuple[int, str, str, str]  # start, before, after, kind
 
 
+# Record holders every reader knows: the highest mountain on Earth, the largest ocean, planet,
+# country. Exaggerating a sentence about one ("K2 is the highest mountain on Earth", "Everest
+# is 13,000 metres tall") gives a claim no reader believes (development labels).
+_RECORD_KINDS = {"mountain", "ocean", "river", "lake", "desert", "country", "continent", "planet",
+                 "island", "sea", "waterfall", "volcano", "animal", "bird"}
+_GLOBAL = re.compile(r"\b(?:in the world|on Earth|of the world|in the Solar System)\b")
+
+
+def world_record(claim: str, doc: Any) -> bool:
+    """Whether the sentence states a world record of a kind every reader knows."""
+    if not _GLOBAL.search(claim):
+        return False
+    return any(t.tag_ in ("JJS", "RBS") and (t.head.lemma_.lower() in _RECORD_KINDS or any(
+        c.lemma_.lower() in _RECORD_KINDS for c in t.head.children)) for t in doc)
+
+
 def _lexical(claim: str, doc: Any) -> list[Option]:
     options: list[Option] = []
     for t in doc:
@@ -72,7 +88,8 @@ def _lexical(claim: str, doc: Any) -> list[Option]:
             if made:
                 options.append(made)
     for m in _RANKED.finditer(claim):
-        options.append((m.start(), m.group(0), m.group(1), "rank"))
+        if not world_record(claim, doc):
+            options.append((m.start(), m.group(0), m.group(1), "rank"))
     for m in _SHARE.finditer(claim):
         options.append((m.start(), m.group(0), match_case("all of", m.group(0)), "quantifier"))
     if "world" not in claim.lower() and any(t.tag_ == "JJS" for t in doc):
@@ -122,7 +139,7 @@ def _inflated(claim: str, doc: Any, rng: random.Random) -> list[Option]:
     every reader, and a number with its items listed after it ("two moons, Phobos and
     Deimos") would contradict the list."""
     subj = subject(doc)
-    if subj is None or subj.pos_ != "PROPN":
+    if subj is None or subj.pos_ != "PROPN" or world_record(claim, doc):
         return []
     out = []
     for n in numbers(claim, doc, qualified=_UPPER_QUALIFIERS):

@@ -39,6 +39,7 @@ _NUMBER = re.compile(r"(?<![\w.,$£€-])([$£€]?)(\d{1,3}(?:,\d{3})+|\d+(?:\.
 _WORD_NUMBER = re.compile(r"(?<![\w-])(" + "|".join(sorted(
     (w for w in WORD_NUMBERS if w not in ("one", "zero")), key=len, reverse=True))
     + r")(?![\w-])", re.I)
+_YEARLIKE = re.compile(r"\b(?:in|since|until|from|by|around|circa|before|after)\s+$", re.I)
 _ERA = re.compile(r"^\s+(?:BC|BCE|AD|CE)\b")
 _UNITS = {"hour", "hours", "minute", "minutes", "second", "seconds", "foot", "feet", "inch",
           "inches", "metre", "metres", "meter", "meters", "centimetres", "kilogram", "grams"}
@@ -89,6 +90,8 @@ def numbers(claim: str, doc: Any, *, qualified: re.Pattern[str] | None = None) -
             continue
         if _ERA.match(claim[n.end:]):
             continue
+        if not n.word and _YEARLIKE.search(claim[:n.start]) and not re.match(r"\s*[a-z]", claim[n.end:]):
+            continue  # "completed in 537": a year, not a quantity
         if edit_problem(claim, doc, n.start, n.end, targets=QUANTITY_LABELS):
             continue
         if _compound_measure(doc, claim, n.start, n.end):

@@ -152,10 +152,12 @@ def reversal(claim: str, doc: Any, rng: random.Random) -> Outcome:
         return Dropped("reversal", "nothing after the subject")
     verb = next((t for t in doc if t.idx >= rest_start and t.pos_ in ("AUX", "VERB")), None)
     predicate = _agree(predicate, verb, rest_start)
-    if not _informative(doc, rest_start):
-        return Dropped("reversal", "the predicate names too little to single out the answer")
     appositive = re.match(r"(?:a|an)\s+(.+)$", extra)
-    if appositive and not any(t.tag_ in ("JJS", "RBS") for t in doc if core_end <= t.idx < rest_start):
+    if appositive and any(t.tag_ in ("JJS", "RBS") for t in doc if core_end <= t.idx < rest_start):
+        appositive = None
+    if not appositive and not _informative(doc, rest_start):
+        return Dropped("reversal", "the predicate names too little to single out the answer")
+    if appositive:
         wh = f"Which {appositive.group(1)}"  # "The Great Gatsby, a novel by ..." -> Which novel by ...
     else:
         wh = wh_word(doc, subj, core)
