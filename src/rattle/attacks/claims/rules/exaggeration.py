@@ -42,6 +42,9 @@ _SCOPE = re.compile(r"\bin (?:Africa|Asia|Europe|North America|South America|Oce
 # "much of the city" -> "all of the city" ("most of the Earth's fresh water" -> "all of" read
 # as absurd in the development labels).
 _SHARE = re.compile(r"\b[Mm]uch of\b")
+# Verbs that name or describe: "always called X" contradicts the name the sentence uses.
+_NAMING = {"call", "name", "nickname", "know", "describe", "regard", "consider", "credit", "dub",
+           "refer", "label", "term"}
 _RANKED = re.compile(r"\b(?:second|third|fourth|fifth)-((?:best|worst|most|least|[a-z]+est)\b(?:-[a-z]+)?)")
 _POSSESSIVE = {"his", "her", "their", "its"}
 
@@ -71,7 +74,10 @@ def _lexical(claim: str, doc: Any) -> list[Option]:
         if low in QUANTIFIERS and t.dep_ in ("amod", "det", "nummod") and t.head.tag_ == "NNS":
             options.append((t.idx, t.text, match_case(QUANTIFIERS[low], t.text), "quantifier"))
         elif low in FREQUENCY and t.pos_ == "ADV":
-            options.append((t.idx, t.text, match_case(FREQUENCY[low], t.text), "frequency"))
+            word = FREQUENCY[low]
+            if t.head.lemma_.lower() in _NAMING and word in ("always", "constantly"):
+                word = "universally"  # "Chicago is always called the Windy City" names it twice
+            options.append((t.idx, t.text, match_case(word, t.text), "frequency"))
         elif low == "first" and t.i > 0 and t.i + 1 < len(doc):
             det, noun = doc[t.i - 1], doc[t.i + 1]
             restricted = any((c.dep_ in ("acl", "relcl") and any(a.lower_ == "to" for a in c.children))
@@ -144,8 +150,6 @@ def _inflated(claim: str, doc: Any, rng: random.Random) -> list[Option]:
     out = []
     for n in numbers(claim, doc, qualified=_UPPER_QUALIFIERS):
         if n.value < 2 or (n.value != int(n.value) and n.decimals == 0):
-            continue
-        if re.match(r"\s+(?:\w+\s+){0,2}\w+,\s+[A-Z]", claim[n.end:]):
             continue
         factor = rng.choice(FACTORS)
         value = nice(n.value * factor, 2)

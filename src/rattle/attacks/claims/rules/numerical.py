@@ -96,6 +96,8 @@ def numbers(claim: str, doc: Any, *, qualified: re.Pattern[str] | None = None) -
             continue
         if _compound_measure(doc, claim, n.start, n.end):
             continue
+        if re.match(r"\s+(?:\w+\s+){0,2}\w+,\s+[A-Z]", claim[n.end:]):
+            continue  # "two small moons, Phobos and Deimos": the list fixes the count
         token = next((t for t in doc if t.idx <= n.start < t.idx + len(t)), None)
         if token is not None and (token.ent_type_ in ("ORDINAL", "DATE", "TIME")
                                   or (token.head.dep_ == "compound" and token.head.i != token.i)):

@@ -41,7 +41,11 @@ def wh_word(doc: Any, subj: Any, name: str) -> str:
     root = subj.head
     head_ent = next((e for e in doc.ents if e.start <= subj.i < e.end and "'s" not in e.text), None)
     label = head_ent.label_ if head_ent is not None else ""
+    active = subj.dep_ == "nsubj"
     known = wordnet_ancestors(name[4:] if name.lower().startswith("the ") else name)
+    if active and root.lemma_.lower() in _AGENT_VERBS and (
+            label == "ORG" or known & {"musical_organization.n.01", "social_group.n.01"}):
+        return "Who"  # a band, team or company as the agent of an action
     if known and not known & {"person.n.01"}:
         return "What"  # WordNet knows the name as something else ("the Louvre": a museum)
     attr = next((c for c in root.children if c.dep_ == "attr" and c.pos_ == "NOUN"), None) \
@@ -53,7 +57,6 @@ def wh_word(doc: Any, subj: Any, name: str) -> str:
         return "Who" if wordnet_person(kind.lemma_.lower(), noun=True) else "What"
     if subj.pos_ == "NOUN" and any(c.dep_ == "appos" and c.pos_ == "PROPN" for c in subj.children):
         return "Who" if wordnet_person(subj.lemma_.lower(), noun=True) else "What"
-    active = subj.dep_ == "nsubj"
     if label in _TIME_LABELS:
         return "When"
     if label in _PEOPLE_LABELS or (subj.pos_ == "PROPN" and wordnet_person(name)):
@@ -65,8 +68,9 @@ def wh_word(doc: Any, subj: Any, name: str) -> str:
         if pronoun or (active and root.lemma_.lower() in _HUMAN_VERBS) or (
                 not active and root.lemma_.lower() in ("bear", "assassinate", "tutor", "crown")):
             return "Who"
-    if label == "ORG" and active and root.lemma_.lower() in _AGENT_VERBS:
-        return "Who"  # a band, team or company as the agent of an action
+    if subj.pos_ == "PROPN" and active and root.lemma_.lower() == "win" and any(
+            c.dep_ == "prep" and c.lower_ == "with" for c in root.children):
+        return "Who"  # "won the World Cup three times with Brazil": a player
     if subj.pos_ == "NOUN" and wordnet_person(subj.lemma_.lower(), noun=True):
         return "Who"
     return "What"
@@ -78,23 +82,36 @@ _MEASURES = {"year", "day", "month", "week", "century", "decade", "hour", "minut
              "metre", "kilometre", "mile", "foot"}
 
 
+# A predicate about what is many, often or usually so describes a kind, not one answer
+# ("What has many moons?", "Who composed many cantatas?").
+_VAGUE = {"many", "several", "some", "few", "often", "frequently", "usually", "sometimes",
+          "commonly", "typically", "generally", "various", "numerous"}
+
+
 def _informative(doc: Any, start: int) -> bool:
     """Whether the predicate (from offset ``start``) has a noun that is not a place, a date,
-    a number or a unit: something that picks out what is asked for."""
+    a number or a unit: something that picks out what is asked for; and no vague quantity or
+    frequency word."""
+    if any(t.idx >= start and t.lower_ in _VAGUE for t in doc):
+        return False
     return any(t.idx >= start and t.pos_ in ("NOUN", "PROPN") and t.lemma_.lower() not in _MEASURES
                and t.ent_type_ not in ("GPE", "LOC", "DATE", "TIME", "CARDINAL", "QUANTITY")
                for t in doc)
 
 
 def _agree(predicate: str, verb: Any, offset: int) -> str:
-    """The predicate with its first verb in the singular ("are played" -> "is played")."""
+    """The predicate with its verb, and verbs coordinated with it, in the singular ("are
+    played" -> "is played", "live and hunt" -> "lives and hunts")."""
     if verb is None or (verb.tag_ != "VBP" and verb.lower_ not in _SINGULAR):
         return predicate
-    start = verb.idx - offset
-    if start < 0 or predicate[start:start + len(verb.text)] != verb.text:
-        return predicate
-    form = _SINGULAR.get(verb.lower_) or inflect(verb.lemma_, "VBZ")
-    return predicate[:start] + form + predicate[start + len(verb.text):]
+    for v in sorted([verb, *(c for c in verb.children if c.dep_ == "conj" and c.tag_ == "VBP")],
+                    key=lambda t: -t.idx):
+        start = v.idx - offset
+        if start < 0 or predicate[start:start + len(v.text)] != v.text:
+            continue
+        form = _SINGULAR.get(v.lower_) or inflect(v.lemma_, "VBZ")
+        predicate = predicate[:start] + form + predicate[start + len(v.text):]
+    return predicate
 
 
 def reversal(claim: str, doc: Any, rng: random.Random) -> Outcome:
