@@ -174,10 +174,8 @@ def reversal(claim: str, doc: Any, rng: random.Random) -> Outcome:
         appositive = None
     if not appositive and not _informative(doc, rest_start):
         return Dropped("reversal", "the predicate names too little to single out the answer")
-    if appositive:
-        wh = f"Which {appositive.group(1)}"  # "The Great Gatsby, a novel by ..." -> Which novel by ...
-    else:
-        wh = wh_word(doc, subj, core)
+    # "The Great Gatsby, a novel by ..." -> "Which novel by ..."
+    wh = f"Which {appositive.group(1)}" if appositive else wh_word(doc, subj, core)
     question = f"{wh} {predicate}" + (f", {lower_first(prefix, doc)}" if prefix else "") + "?"
     # other names for the answer: names that contain the subject's head word (not "Mary
     # Shelley's" in "Mary Shelley's novel Frankenstein", not "Earth" in "the Earth's water")
