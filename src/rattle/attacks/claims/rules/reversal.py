@@ -119,6 +119,8 @@ def reversal(claim: str, doc: Any, rng: random.Random) -> Outcome:
     subj = subject(doc)
     if subj is None or subj.pos_ in ("PRON", "NUM") or subj.lower_ in ("there", "it"):
         return Dropped("reversal", "no nominal subject")
+    if subj.lower_ in ("much", "most", "some", "all", "many", "several", "half", "part", "each"):
+        return Dropped("reversal", "the subject is a share ('Much of the Netherlands')")
     root = subj.head
     if root.tag_ not in ("VBD", "VBZ", "VBP", "MD") and not any(
             c.dep_ in ("aux", "auxpass") for c in root.children):

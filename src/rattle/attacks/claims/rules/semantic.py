@@ -45,9 +45,10 @@ MIN_COUNT = 1
 # "burned at the stake" -> "fired", "released the album" -> "relinquished" (issue 15 and the
 # development labels, docs/claims.md). The pairs read as the same (or the opposite) fact in
 # encyclopedic sentences.
-# No open/close: "the London Underground closed in 1863" contradicts what readers know of
-# things still open (development labels).
-VERB_ANTONYMS = {"begin": ("end",), "end": ("begin",), "establish": ("abolish",),
+# No open/close, establish/abolish: "the London Underground closed in 1863", "NASA was
+# abolished in 1958" contradict what readers know of things that still exist (development
+# labels).
+VERB_ANTONYMS = {"begin": ("end",), "end": ("begin",),
                  "increase": ("decrease",), "decrease": ("increase",), "accept": ("reject",),
                  "include": ("exclude",), "succeed": ("fail",), "appear": ("disappear",),
                  "buy": ("sell",), "sell": ("buy",), "import": ("export",), "export": ("import",),
@@ -67,6 +68,10 @@ SYNONYMS = {
             "often": ("frequently",), "frequently": ("often",), "commonly": ("usually",)},
 }
 _NEGATIONS = ("un", "in", "im", "il", "ir", "non", "dis")
+# Antonym pairs that contradict the rest of a typical sentence ("launched the first natural
+# satellite"), and what an event cannot begin with ("began with an armistice").
+_CONTRADICTIONS = {("artificial", "natural")}
+_ENDINGS = {"armistice", "peace", "treaty", "surrender", "truce", "capitulation"}
 _WN_POS = {"ADJ": ("a", "s"), "ADV": ("r",), "VERB": ("v",)}
 
 
@@ -151,7 +156,8 @@ def _adjective_antonyms(lemma: str, pos: str) -> list[str]:
             for a in x.antonyms():
                 w = a.name()
                 negation = any(w == n + lemma or lemma == n + w for n in _NEGATIONS)
-                if w.isalpha() and w.islower() and not negation and _count(w, pos) >= MIN_COUNT:
+                if (w.isalpha() and w.islower() and not negation and _count(w, pos) >= MIN_COUNT
+                        and (lemma, w) not in _CONTRADICTIONS):
                     out.append(w)
     return list(dict.fromkeys(out))
 
@@ -221,6 +227,10 @@ def semantic(claim: str, doc: Any, rng: random.Random, *, relation: str = "any")
                 continue  # never a flipped superlative (see the docstring)
             if rel == "antonym" and t.i > 0 and doc[t.i - 1].lower_ in ("relatively", "comparatively"):
                 continue  # "relatively few" -> "relatively many" is not idiomatic
+            if rel == "antonym" and t.lemma_.lower() == "end" and any(
+                    g.lemma_.lower() in _ENDINGS for c in t.children if c.lower_ == "with"
+                    for g in c.subtree):
+                continue  # "ended with an armistice" -> "began with an armistice"
             words = candidates(t, rel)
             if words:
                 found[rel].append((subordinate, t, words))
