@@ -39,9 +39,12 @@ def lower_first(text: str, doc: Any) -> str:
         ent = next((e for e in doc.ents if e.start == 0), None)
         title = ent is not None and ent.label_ == "WORK_OF_ART" and ent[-1].tag_ not in ("NNS", "NNPS")
         return text if title else text[0].lower() + text[1:]
+    if first.tag_ in ("NN", "NNS") and not _proper_noun(first.text):
+        return text[0].lower() + text[1:]  # a common noun spaCy took for a name ("Tigers")
     if first.ent_type_ or first.pos_ == "X" or _proper_noun(first.text):
         return text
-    if first.pos_ == "PROPN" and not (first.tag_ == "NNPS" and _common_plural(first.text)):
+    plural = first.tag_ == "NNPS" or (first.text.endswith("s") and first.lemma_.lower() != first.lower_)
+    if first.pos_ == "PROPN" and not (plural and _common_plural(first.text)):
         return text  # a name; but "Ravens", a plural the tagger took for one, is a noun
     return text[0].lower() + text[1:]
 
@@ -58,7 +61,7 @@ def _proper_noun(word: str) -> bool:
     noun), not as a common word ("Water")."""
     from rattle.nlp.wordnet import reader
 
-    synsets = reader().synsets(word, "n")
+    synsets = reader().synsets(word.lower(), "n")
     return bool(synsets) and bool(synsets[0].instance_hypernyms())
 
 
