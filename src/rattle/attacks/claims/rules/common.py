@@ -39,7 +39,7 @@ def lower_first(text: str, doc: Any) -> str:
         ent = next((e for e in doc.ents if e.start == 0), None)
         title = ent is not None and ent.label_ == "WORK_OF_ART" and ent[-1].tag_ not in ("NNS", "NNPS")
         return text if title else text[0].lower() + text[1:]
-    if first.tag_ in ("NN", "NNS") and not _proper_noun(first.text):
+    if first.tag_ in ("NN", "NNS") and not _proper_noun(first.lemma_):
         return text[0].lower() + text[1:]  # a common noun spaCy took for a name ("Tigers")
     if first.ent_type_ or first.pos_ == "X" or _proper_noun(first.text):
         return text
