@@ -182,7 +182,8 @@ def test_reversal_asks_who_for_people_and_answers_with_the_whole_subject() -> No
         end = claim.find(subject) + len(subject)
         assert end == len(claim) or not (claim[end].isalnum() or claim[end] == "-"), subject
         assert subject not in out.question  # the question asks for it
-    assert len(who) >= 0.9 * len(PEOPLE)  # also where spaCy missed the name
+    asked = PEOPLE & {item.id for item, _ in made("reversal")}
+    assert len(who) >= 0.9 * len(asked) and len(asked) >= 40  # also where spaCy missed the name
 
 
 def test_reversal_examples() -> None:
@@ -260,7 +261,7 @@ def test_exaggerated_numbers_grow_by_one_and_a_half_to_three() -> None:
 
 def test_exaggeration_examples() -> None:
     assert attack("exaggeration", "Ada Lovelace is often regarded as the first computer programmer.").declarative \
-        == "Ada Lovelace is always regarded as the first computer programmer."
+        == "Ada Lovelace is universally regarded as the first computer programmer."  # not "always"
     assert attack("exaggeration", "The Dead Sea is one of the saltiest bodies of water in the world.").declarative \
         == "The Dead Sea is the saltiest body of water in the world."
     assert attack("exaggeration", "Valentina Tereshkova was the first woman to travel into space.").declarative \

@@ -108,7 +108,7 @@ def test_perturb_prints_the_fluency_gate(embedded_scorer: Any, tmp_path: Path) -
     from rattle.cli import app
 
     src = tmp_path / "claims.jsonl"
-    src.write_text('{"id": "t1", "claim": "The Golden Gate Bridge in San Francisco opened in 1937."}\n'
+    src.write_text('{"id": "t1", "claim": "Lightning often strikes the Empire State Building."}\n'
                    '{"id": "t2", "claim": "Cats are mammals."}\n')
     out = tmp_path / "out.jsonl"
     result = CliRunner().invoke(app, ["perturb", str(src), str(out), "--attack", "claims.semantic",
@@ -117,5 +117,42 @@ def test_perturb_prints_the_fluency_gate(embedded_scorer: Any, tmp_path: Path) -
     assert "fluency gate (embedded, thresholds fitted for embedded): kept 1 of 1" in result.output
     assert "dropped 1: no verb, adjective or adverb" in result.output
     written = [json.loads(line) for line in out.open()]
-    assert written[0]["declarative"] == "The Golden Gate Bridge in San Francisco closed in 1937."
+    assert written[0]["declarative"] == "Lightning rarely strikes the Empire State Building."
     assert isinstance(written[0]["details"]["fluency_drop"], float)
+
+
+def test_attacker_output_passes_the_same_validation_and_gate(embedded_scorer: Any, tmp_path: Path) -> None:
+    """The model-driven mode (a local fake OpenAI-compatible attacker): a well-formed reply is
+    validated, scored and kept; an ungrammatical one is dropped by the parse check."""
+    from rattle.attacks.claims.quality import generate_rows
+    from rattle.run.store import Store
+    from rattle.testing.fake_openai import FakeOpenAIServer
+
+    claim = "The Count of Monte Cristo is an adventure novel by French author Alexandre Dumas, completed in 1844."
+
+    def reply(messages: list[dict[str, Any]]) -> str:
+        text = messages[-1]["content"]
+        if "Replace a time expression" in text:
+            new = claim.replace("1844", "1845")
+            return json.dumps({"declarative": new, "question": "Was it completed in 1845?",
+                               "original_span": "1844", "new_span": "1845", "claim_true": False,
+                               "correction": claim})
+        if "Change a number" in text:  # no correction for a false claim: invalid
+            return json.dumps({"declarative": claim.replace("1844", "over 1900"), "question": "Is it?",
+                               "original_span": "1844", "new_span": "over 1900", "claim_true": False})
+        return json.dumps({"declarative": "Count the of Monte novel adventure Cristo is by an the.",
+                           "question": "Is it?", "original_span": "", "new_span": "",
+                           "claim_true": False, "correction": claim})
+
+    with FakeOpenAIServer(reply=reply) as server, Store(tmp_path / "ws") as store:
+        rows, dropped = generate_rows([("s1", claim)], attacks=("temporal", "semantic", "numerical"),
+                                      attacker=f"openai/attacker?base_url={server.base_url}&max_retries=0",
+                                      scorer=embedded_scorer, store=store)
+    by = {r["attack"]: r for r in rows}
+    assert set(by) == {"temporal", "semantic"} and all(r["mode"] == "model" for r in rows)
+    assert by["temporal"]["variant"] == claim.replace("1844", "1845")
+    assert by["temporal"]["details"]["prompt"] == "claims.temporal.prompt@2"
+    assert by["temporal"]["kept"] is True  # a one-digit change costs little fluency
+    assert by["semantic"]["kept"] is False  # scrambled words: over the fitted threshold
+    assert by["semantic"]["fluency_drop"] > load_thresholds().of("semantic")
+    assert list(dropped) == ["numerical: a false claim without a correction"]

@@ -51,7 +51,7 @@ def _server_reply(messages: list[dict[str, Any]]) -> str:
         declarative = claim.replace(word, "Zanzibar", 1)
         return json.dumps({"declarative": declarative, "question": f"Is it true that {declarative.rstrip('.')}?",
                            "original_span": word, "new_span": "Zanzibar", "claim_true": False,
-                           "correction": word})
+                           "correction": claim})
     if text.startswith("The sentence states"):
         claim = re.search(r"Sentence: (.*)\n", text).group(1)  # type: ignore[union-attr]
         return json.dumps({"question": "What is described here?", "answer": claim.split()[0]})
@@ -72,8 +72,11 @@ def test_attacker_and_judge_models_on_a_fake_server(tmp_path: Path) -> None:
     with FakeOpenAIServer(reply=_server_reply) as server:
         attacker = f"openai/attacker?base_url={server.base_url}&max_retries=0"
         judge = f"openai/judge?base_url={server.base_url}&max_retries=0"
+        # fluency=none: this double's "Zanzibar" sentences are not English; the gate on attacker
+        # output is tested in test_quality.py
         code, out = invoke("run", "factoid.attacks", "--model", "scripted/constant?text=Yes.",
                            "--attacker", attacker, "--judge", judge, "--param", "protocol=freeform",
+                           "--param", "fluency=none",
                            "--limit", "3", "--out", str(tmp_path / "run"),
                            "--workspace", str(tmp_path / "ws"))
         assert code == 0, out

@@ -23,6 +23,12 @@ from rattle.items import Item
 from rattle.registry import register
 
 
+# Version 2 (issue 15): protected names, English time phrases, lexical exaggeration, checked
+# semantic pairs, reversal by the answer's kind, parse-based clause attachment, sentence
+# corrections, the parse check. Variants of version 1 are not the same attacks.
+VERSION = 2
+
+
 @dataclass
 class ClaimContext:
     """What claim attacks draw on: the spaCy pipeline, the knowledge corpus, the attacker mode."""
@@ -54,7 +60,7 @@ class ClaimContext:
 class ClaimGenerator:
     """One claim attack with its options."""
 
-    version = 1
+    version = VERSION
 
     def __init__(self, name: str, **options: Any) -> None:
         self.name = name
@@ -132,14 +138,14 @@ def _check(name: str, options: Mapping[str, Any], allowed: Mapping[str, tuple[An
             raise ConfigError(f"claims.{name}: {key} must be one of {', '.join(map(str, rule))}, got {value!r}")
 
 
-@register("attack", "claims.temporal")
+@register("attack", "claims.temporal", version=VERSION)
 def temporal(*, kind: str | None = None) -> ClaimGenerator:
     """Replace a time expression (direct/vague/relative); the label says if it stays true."""
     _check("temporal", {"kind": kind}, {"kind": ("direct", "vague", "relative")})
     return ClaimGenerator("temporal", kind=kind)
 
 
-@register("attack", "claims.numerical")
+@register("attack", "claims.numerical", version=VERSION)
 def numerical(*, comparator: str | None = None, truth: bool | None = None) -> ClaimGenerator:
     """A quantity becomes a range/comparative ('$30' -> 'over $20' true, 'over $40' false)."""
     _check("numerical", {"comparator": comparator}, {"comparator": ("over", "under", "between"),
@@ -147,26 +153,26 @@ def numerical(*, comparator: str | None = None, truth: bool | None = None) -> Cl
     return ClaimGenerator("numerical", comparator=comparator, truth=truth)
 
 
-@register("attack", "claims.exaggeration")
+@register("attack", "claims.exaggeration", version=VERSION)
 def exaggeration() -> ClaimGenerator:
     """Inflate quantifiers, frequency words or counts; else add 'the only' (false)."""
     return ClaimGenerator("exaggeration")
 
 
-@register("attack", "claims.semantic")
+@register("attack", "claims.semantic", version=VERSION)
 def semantic(*, relation: str = "any") -> ClaimGenerator:
     """A WordNet antonym (false) or synonym (true) outside the subject, subordinate clauses first."""
     _check("semantic", {"relation": relation}, {"relation": ("antonym", "synonym", "any")})
     return ClaimGenerator("semantic", relation=relation)
 
 
-@register("attack", "claims.reversal")
+@register("attack", "claims.reversal", version=VERSION)
 def reversal() -> ClaimGenerator:
     """'A is B' -> a question whose answer is A (the reversal curse)."""
     return ClaimGenerator("reversal")
 
 
-@register("attack", "claims.distraction")
+@register("attack", "claims.distraction", version=VERSION)
 def distraction(*, component: str | None = None, fabricated: bool | None = None) -> ClaimGenerator:
     """Append one clause about an entity: a related fact, its false version, or a fabrication."""
     _check("distraction", {"component": component},
@@ -174,7 +180,7 @@ def distraction(*, component: str | None = None, fabricated: bool | None = None)
     return ClaimGenerator("distraction", component=component, fabricated=fabricated)
 
 
-@register("attack", "claims.multihop")
+@register("attack", "claims.multihop", version=VERSION)
 def multihop(*, hops: int = 3, errors: str = "last", exact: bool = False) -> ClaimGenerator:
     """A chain of related facts as clauses, wrong in chosen hops (MHOE: first, OHOE: each)."""
     if int(hops) < 1:
@@ -182,13 +188,13 @@ def multihop(*, hops: int = 3, errors: str = "last", exact: bool = False) -> Cla
     return ClaimGenerator("multihop", hops=int(hops), errors=str(errors), exact=bool(exact))
 
 
-@register("attack", "claims.question")
+@register("attack", "claims.question", version=VERSION)
 def question() -> ClaimGenerator:
     """The claim as a yes/no question (auxiliary inversion or do-support)."""
     return ClaimGenerator("question")
 
 
-@register("attack", "claims.cloze")
+@register("attack", "claims.cloze", version=VERSION)
 def cloze() -> ClaimGenerator:
     """Blank the first time or number and ask for it (cloze test, paper Table 3)."""
     return ClaimGenerator("cloze")
