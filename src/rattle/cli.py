@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TextIO
 
 import typer
 
 from rattle import __version__
 from rattle.errors import ConfigError, RattleError, RunAborted
+from rattle.files import atomic_write
 
 app = typer.Typer(
     add_completion=False,
@@ -301,15 +302,19 @@ def perturb(
                                         "(rule-based).")],
     param: Annotated[list[str] | None, typer.Option(help="key=value, repeatable.")] = None,
     seed: Annotated[int, typer.Option(help="Seed.")] = 0,
+    fluency: Annotated[str, typer.Option(help="claims.*: the fluency gate's scoring model, or "
+                                         "none.")] = "embedded",
+    workspace: Annotated[Path, typer.Option(help="claims.*: store folder (cached fluency "
+                                            "scores).")] = Path(".rattle"),
 ) -> None:
-    """Write perturbed variants of a dataset as JSONL, without asking any model."""
+    """Write perturbed variants of a dataset as JSONL (claims.* variants pass the fluency gate)."""
     from rattle.datasets import load_dataset
     from rattle.perturbations.base import Perturbation
 
     try:
         params = _parse_params(param)
         if attack.startswith("claims."):
-            _perturb_claims(input, output, attack, params, seed)
+            _perturb_claims(input, output, attack, params, seed, fluency, workspace)
             return
         perturbation = Perturbation(attack, params)
         items = load_dataset(str(input))
@@ -327,22 +332,37 @@ def perturb(
     typer.echo(f"wrote {n} variants to {output}")
 
 
-def _perturb_claims(input: Path, output: Path, attack: str, params: dict[str, Any], seed: int) -> None:
-    """Rule-based claim attacks on a JSONL of sentences; drops are counted by reason."""
+def _perturb_claims(input: Path, output: Path, attack: str, params: dict[str, Any], seed: int,
+                    fluency: str, workspace: Path) -> None:
+    """Rule-based claim attacks on a JSONL of sentences, through the fluency gate; drops are
+    counted by reason."""
     from collections import Counter
 
+    from rattle.attacks.claims.fluency import FluencyGate
     from rattle.attacks.claims.generators import ClaimContext, generate
     from rattle.attacks.documents.base import Dropped
     from rattle.datasets import load_dataset
+    from rattle.run.executor import StoreFlows
+    from rattle.run.store import Store
 
     items = load_dataset(str(input))
     ctx = ClaimContext()
+    outcomes = {item.id: generate(attack, item, seed=seed, ctx=ctx, **params) for item in items}
+    gated = ""
+    if fluency != "none":
+        before = sum(not isinstance(o, Dropped) for o in outcomes.values())
+        with Store(workspace) as store:
+            gate = FluencyGate(fluency)
+            outcomes = gate.apply(outcomes, {i.id: i.claim or "" for i in items}, StoreFlows(store))
+        kept = sum(not isinstance(o, Dropped) for o in outcomes.values())
+        gated = f"fluency gate ({fluency}, thresholds fitted for {gate.thresholds.scorer}): kept {kept} of {before}"
     dropped: Counter[str] = Counter()
     n = 0
-    tmp = output.with_name(output.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
+
+    def write(fh: TextIO) -> None:
+        nonlocal n
         for item in items:
-            out = generate(attack, item, seed=seed, ctx=ctx, **params)
+            out = outcomes[item.id]
             if isinstance(out, Dropped):
                 dropped[out.reason] += 1
                 continue
@@ -350,8 +370,11 @@ def _perturb_claims(input: Path, output: Path, attack: str, params: dict[str, An
                    "attack": attack, "seed": seed, "params": params, **out.as_label()}
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
             n += 1
-    tmp.replace(output)
+
+    atomic_write(output, write)
     typer.echo(f"wrote {n} variants to {output}")
+    if gated:
+        typer.echo(gated)
     for reason, count in dropped.most_common():
         typer.echo(f"dropped {count}: {reason}")
 

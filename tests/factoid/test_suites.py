@@ -51,7 +51,7 @@ def _server_reply(messages: list[dict[str, Any]]) -> str:
         declarative = claim.replace(word, "Zanzibar", 1)
         return json.dumps({"declarative": declarative, "question": f"Is it true that {declarative.rstrip('.')}?",
                            "original_span": word, "new_span": "Zanzibar", "claim_true": False,
-                           "correction": word})
+                           "correction": claim})
     if text.startswith("The sentence states"):
         claim = re.search(r"Sentence: (.*)\n", text).group(1)  # type: ignore[union-attr]
         return json.dumps({"question": "What is described here?", "answer": claim.split()[0]})
@@ -72,8 +72,11 @@ def test_attacker_and_judge_models_on_a_fake_server(tmp_path: Path) -> None:
     with FakeOpenAIServer(reply=_server_reply) as server:
         attacker = f"openai/attacker?base_url={server.base_url}&max_retries=0"
         judge = f"openai/judge?base_url={server.base_url}&max_retries=0"
+        # fluency=none: this double's "Zanzibar" sentences are not English; the gate on attacker
+        # output is tested in test_quality.py
         code, out = invoke("run", "factoid.attacks", "--model", "scripted/constant?text=Yes.",
                            "--attacker", attacker, "--judge", judge, "--param", "protocol=freeform",
+                           "--param", "fluency=none",
                            "--limit", "3", "--out", str(tmp_path / "run"),
                            "--workspace", str(tmp_path / "ws"))
         assert code == 0, out
@@ -169,7 +172,10 @@ def test_retrieved_documents_are_cited_and_citation_quality_is_scored(tmp_path: 
         "citations": dumas["documents"][:2], "supports": [True, False]}]
     smith = next(r for r in records if r["variant_id"] == "lit-02/original/declarative")
     assert smith["quality"]["statements"][0]["supports"] == [False, False]
-    # three answers per claim: precision (1/2 x 3 + 0 x 3) / 6, recall (1 x 3 + 0 x 3) / 6
-    assert names["citation_precision"]["value"] == pytest.approx(0.25)
-    assert names["citation_recall"]["value"] == pytest.approx(0.5)
-    assert names["factscore"]["value"] == pytest.approx(0.5)  # the chatter is not supported
+    # three answers for Dumas, two for Smith (no entity to attach a distraction to):
+    # precision (1/2 x 3 + 0 x 2) / 5, recall (1 x 3 + 0 x 2) / 5
+    assert info["suite_notes"]["attacks_dropped"] == {"distraction: no entity to attach a clause to": 1}
+    assert len(records) == 5
+    assert names["citation_precision"]["value"] == pytest.approx(0.3)
+    assert names["citation_recall"]["value"] == pytest.approx(0.6)
+    assert names["factscore"]["value"] == pytest.approx(0.5)  # each answer: the chatter is not supported

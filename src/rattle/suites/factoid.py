@@ -30,7 +30,8 @@ from typing import Annotated, Any, Literal, cast
 
 from rattle import registry
 from rattle.attacks.claims.base import ATTACKS, ClaimAttack, claim_text, load_knowledge
-from rattle.attacks.claims.generators import ClaimContext, ClaimGenerator
+from rattle.attacks.claims.fluency import FluencyGate
+from rattle.attacks.claims.generators import ClaimContext, ClaimGenerator, run_attacks
 from rattle.attacks.documents.base import Dropped
 from rattle.datasets import load_dataset
 from rattle.errors import ConfigError
@@ -89,6 +90,7 @@ class FactoidSuite(Suite):
     k: int = 5
     part: str = ""
     skip_invalid: bool = False
+    fluency: str = "embedded"  # the fluency gate's scoring model; "none" turns the gate off
     notes: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -143,17 +145,17 @@ class FactoidSuite(Suite):
         """Write every attack (rules, or the attacker model through ``flows``)."""
         ctx = self._ctx = ClaimContext(knowledge=load_knowledge(self.knowledge),
                                        attacker=bool(self.attacker))
-        pending = []
-        for key, generator in self.generators():
-            for item in self.items():
-                rng = rng_for(self.seed, item.id, generator.qualified, key, generator.options)
-                pending.append(((item.id, key), generator.flow(item, ctx, rng)))
-        outcomes: dict[tuple[str, str], Any] = {}
+        jobs = [((item.id, key), item, generator,
+                 rng_for(self.seed, item.id, generator.qualified, key, generator.options))
+                for key, generator in self.generators() for item in self.items()]
+        outcomes = run_attacks(jobs, ctx, attacker=self.attacker, flows=flows)
         if self.attacker:
-            flows.with_model(self.attacker, pending, outcomes.__setitem__)
             self.notes["attacker"] = self.attacker
-        else:
-            flows.offline(pending, outcomes.__setitem__, why="rule-based attacks")
+        if self.fluency != "none":  # the fluency gate (issue 15), rule-based or model-written
+            claims = {(item.id, key): claim_text(item) for key, _ in self.generators()
+                      for item in self.items()}
+            outcomes = FluencyGate(self.fluency).apply(outcomes, claims, flows)
+            self.notes["fluency_gate"] = self.fluency
         dropped: Counter[str] = Counter()
         made: Counter[str] = Counter()
         for (item_id, key), out in sorted(outcomes.items()):
@@ -384,6 +386,8 @@ Retriever = Annotated[str, "bm25 or dense (with corpus)"]
 EmbeddingModel = Annotated[str | None, "sentence-transformers model for dense retrieval"]
 K = Annotated[int, "documents per sentence (with corpus)"]
 SkipInvalid = Annotated[bool, "skip malformed data lines (counted)"]
+Fluency = Annotated[str, "model that scores each variant's fluency against its original; "
+                         "variants that fall past the fitted threshold are dropped ('none': off)"]
 
 
 def _suite(kind: FactoidExperiment, **options: Any) -> FactoidSuite:
@@ -396,7 +400,7 @@ def attacks(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
             knowledge: Knowledge = None, attacks: Attacks = None, quality: Quality = None,
             corpus: Corpus = None, retriever: Retriever = "bm25",
             embedding_model: EmbeddingModel = None, k: K = 5,
-            skip_invalid: SkipInvalid = False) -> FactoidSuite:
+            skip_invalid: SkipInvalid = False, fluency: Fluency = "embedded") -> FactoidSuite:
     """Seven adversarial claim attacks: Acc-before/after and ASR (Eq. 1) per attack (Tables 1-2)."""
     return _suite("attacks", **_shared(locals()))
 
@@ -407,7 +411,7 @@ def forms(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
           knowledge: Knowledge = None, attacks: Attacks = None, quality: Quality = None,
           corpus: Corpus = None, retriever: Retriever = "bm25",
           embedding_model: EmbeddingModel = None, k: K = 5,
-          skip_invalid: SkipInvalid = False) -> FactoidSuite:
+          skip_invalid: SkipInvalid = False, fluency: Fluency = "embedded") -> FactoidSuite:
     """Declarative vs question form of every attack: ASR per form (Table 4)."""
     return _suite("forms", **_shared(locals()))
 
@@ -417,7 +421,7 @@ def cloze(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
           protocol: Protocol = "verification", attacker: Attacker = None, judge: Judge = None,
           knowledge: Knowledge = None, quality: Quality = None, corpus: Corpus = None,
           retriever: Retriever = "bm25", embedding_model: EmbeddingModel = None, k: K = 5,
-          skip_invalid: SkipInvalid = False) -> FactoidSuite:
+          skip_invalid: SkipInvalid = False, fluency: Fluency = "embedded") -> FactoidSuite:
     """Numerical manipulation vs a cloze test on the same numbers (Table 3)."""
     return _suite("cloze", **_shared(locals()))
 
@@ -428,7 +432,7 @@ def hops(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
          knowledge: Knowledge = None, max_hops: Annotated[int, "hops 1..max_hops"] = 4,
          quality: Quality = None, corpus: Corpus = None, retriever: Retriever = "bm25",
          embedding_model: EmbeddingModel = None, k: K = 5,
-         skip_invalid: SkipInvalid = False) -> FactoidSuite:
+         skip_invalid: SkipInvalid = False, fluency: Fluency = "embedded") -> FactoidSuite:
     """Multihop extension, 1..max_hops hops, MHOE and OHOE: ASR by hop count (Figure 7)."""
     return _suite("hops", **_shared(locals()))
 
@@ -439,7 +443,7 @@ def components(*, dataset: Dataset = None, limit: Limit = None, seed: Seed = 0,
                judge: Judge = None, knowledge: Knowledge = None, quality: Quality = None,
                corpus: Corpus = None, retriever: Retriever = "bm25",
                embedding_model: EmbeddingModel = None, k: K = 5,
-               skip_invalid: SkipInvalid = False) -> FactoidSuite:
+               skip_invalid: SkipInvalid = False, fluency: Fluency = "embedded") -> FactoidSuite:
     """Distractions on subject/object/appositives and people/places/time/proper nouns (Figure 5)."""
     return _suite("components", **_shared(locals()))
 

@@ -69,13 +69,21 @@ ClaimFlow = Generator[Any, Completion, Outcome]
 @dataclass(frozen=True)
 class Fact:
     """A related fact about ``entity`` as a clause that can follow its mention, with a false
-    version that changes one detail, and the entity the clause leads to (the next hop)."""
+    version that changes one detail, the entity the clause leads to (the next hop), and words
+    one of which the sentence must contain for the fact to be about the same referent
+    (``context``: "Titanic" the ship, not the film)."""
 
     entity: str
     type: str
     true: str
     false: str
     next: str | None = None
+    context: tuple[str, ...] = ()
+
+    def fits(self, sentence: str) -> bool:
+        """Whether the fact is about the referent ``sentence`` names (its context words)."""
+        low = sentence.lower()
+        return not self.context or any(w.lower() in low for w in self.context)
 
 
 class Knowledge:
@@ -101,26 +109,10 @@ class Knowledge:
                     out.append((m.start(), name))
         return sorted(out)
 
-    def chain(self, entity: str, hops: int) -> list[Fact]:
-        """Up to ``hops`` facts following next-links from ``entity`` (no entity twice)."""
-        out: list[Fact] = []
-        seen = {entity}
-        current: str | None = entity
-        while current is not None and len(out) < hops:
-            facts = self.by_entity.get(current)
-            if not facts:
-                break
-            fact = next((f for f in facts if f.next not in seen), facts[0])
-            out.append(fact)
-            current = fact.next if fact.next not in seen else None
-            if current:
-                seen.add(current)
-        return out
-
 
 def load_knowledge(path: str | Path | None = None) -> Knowledge:
-    """The knowledge corpus: JSONL of {"entity", "type", "true", "false", "next"}; the built-in
-    one (facts related to the built-in claims) when ``path`` is None."""
+    """The knowledge corpus: JSONL of {"entity", "type", "true", "false", "next", "context"?};
+    the built-in one (facts related to the built-in claims) when ``path`` is None."""
     from rattle.datasets import DATA_DIR
 
     p = Path(path) if path else DATA_DIR / "factoid_knowledge.jsonl"
@@ -140,14 +132,22 @@ def load_knowledge(path: str | Path | None = None) -> Knowledge:
             if not isinstance(row.get(key), str) or not row[key].strip():
                 raise DataError(f"missing text field {key!r}", path=str(p), line=n, field=key,
                                 fix='each line needs "entity", "true" and "false" strings')
+        context = row.get("context") or []
+        if not isinstance(context, list) or not all(isinstance(w, str) for w in context):
+            raise DataError("context must be a list of words", path=str(p), line=n, field="context",
+                            fix='write "context": ["word", ...] or leave it out')
         facts.append(Fact(row["entity"], str(row.get("type", "")), row["true"], row["false"],
-                          row.get("next") or None))
+                          row.get("next") or None, tuple(context)))
     return Knowledge(facts)
 
 
 # -- validation ----------------------------------------------------------------------------
-def validate(claim: str, out: ClaimAttack, parses: Callable[[str], bool]) -> str | None:
-    """Why ``out`` is not a usable attack on ``claim``, or None."""
+def validate(claim: str, out: ClaimAttack, parse: Callable[[str], Any]) -> str | None:
+    """Why ``out`` is not a usable attack on ``claim``, or None. ``parse`` is the spaCy
+    pipeline (cached): the new sentence must parse as well as the claim did
+    (``fluency.parse_problem``) and a correction must be one sentence ending with a full stop."""
+    from rattle.attacks.claims.fluency import parse_problem
+
     if out.declarative is not None:
         if not out.declarative.strip():
             return "empty declarative sentence"
@@ -155,8 +155,6 @@ def validate(claim: str, out: ClaimAttack, parses: Callable[[str], bool]) -> str
             return "the sentence is unchanged"
         if out.after and out.after not in out.declarative:
             return "the new span is not in the sentence"
-        if not parses(out.declarative):
-            return "the sentence falls apart when parsed (more sentences than the claim)"
     if not out.question.strip().endswith("?"):
         return "the question form is not a question"
     if out.before and claim[out.start:out.start + len(out.before)] != out.before:
@@ -165,17 +163,23 @@ def validate(claim: str, out: ClaimAttack, parses: Callable[[str], bool]) -> str
         return "neither a truth label nor an expected answer"
     if out.claim_true is False and not out.correction:
         return "a false claim without a correction"
-    return None
+    if out.correction and (not out.correction.endswith(".")
+                           or sum(1 for _ in parse(out.correction).sents) != 1):
+        return "the correction is not one sentence ending with a full stop"
+    text = out.declarative if out.declarative is not None else out.question
+    return parse_problem(claim, text, parse, inserted=bool(out.declarative) and not out.before)
 
 
 # -- model-driven mode: versioned prompt templates -------------------------------------------
-PROMPT_VERSION = 1
+# Version 2: the correction is asked for as one sentence (issue 15: corrections are sentences).
+PROMPT_VERSION = 2
 _FORMAT = (
     'Reply with one JSON object and nothing else: {{"declarative": "<the new sentence>", '
     '"question": "<the same claim as a yes/no question>", "original_span": "<the exact words '
     'of the original sentence you changed, or empty if you only added words>", "new_span": '
     '"<the words that replaced or were added>", "claim_true": <true or false: is the new '
-    'sentence still factually correct?>, "correction": "<what is actually correct>"}}')
+    'sentence still factually correct?>, "correction": "<one sentence stating what is '
+    'actually correct, ending with a full stop>"}}')
 # One instruction per attack, from the paper's definitions (§2.1).
 _INSTRUCTIONS = {
     "multihop": "Extend the sentence with a chain of {hops} related facts as subordinate "
@@ -223,17 +227,17 @@ def model_flow(name: str, claim: str, options: Mapping[str, Any],
         question, answer = str(data.get("question", "")), str(data.get("answer", "")).strip()
         if not answer or answer not in claim:
             return Dropped(name, "the answer is not a span of the claim")
-        return ClaimAttack(name, None, question, "", "", 0, None, answer, (answer,), details, "model")
+        return ClaimAttack(name, None, question, "", "", 0, None, "", (answer,), details, "model")
     before = str(data.get("original_span") or "")
     after = str(data.get("new_span") or "")
     truth = data.get("claim_true")
     start = claim.find(before) if before else len(claim.rstrip(".!"))
     if before and start < 0:
         return Dropped(name, "the original span is not in the claim")
+    correction = str(data.get("correction") or "").strip()
     return ClaimAttack(name, str(data.get("declarative") or ""), str(data.get("question") or ""),
                        before, after, start, truth if isinstance(truth, bool) else None,
-                       str(data.get("correction") or (before if truth is False else "")), (),
-                       details, "model")
+                       "" if truth is True else correction, (), details, "model")
 
 
 def _json_object(text: str) -> dict[str, Any] | None:

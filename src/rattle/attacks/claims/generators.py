@@ -10,7 +10,7 @@ question form and is validated, or dropped with the reason.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -19,8 +19,15 @@ from rattle.attacks.claims.base import (PROMPTS, ClaimAttack, ClaimFlow, Knowled
                                         load_knowledge, model_flow, validate)
 from rattle.attacks.documents.base import Dropped
 from rattle.errors import ConfigError
+from rattle.flows import FlowRunner, OfflineFlows
 from rattle.items import Item
 from rattle.registry import register
+
+
+# Version 2 (issue 15): protected names, English time phrases, lexical exaggeration, checked
+# semantic pairs, reversal by the answer's kind, parse-based clause attachment, sentence
+# corrections, the parse check. Variants of version 1 are not the same attacks.
+VERSION = 2
 
 
 @dataclass
@@ -54,7 +61,7 @@ class ClaimContext:
 class ClaimGenerator:
     """One claim attack with its options."""
 
-    version = 1
+    version = VERSION
 
     def __init__(self, name: str, **options: Any) -> None:
         self.name = name
@@ -74,8 +81,7 @@ class ClaimGenerator:
             return out
         if out.declarative is not None and not out.question:
             out = replace(out, question=rules.to_question(out.declarative, ctx.parse))
-        limit = rules.sentence_count(ctx.parse(claim))
-        why = validate(claim, out, lambda text: rules.sentence_count(ctx.parse(text)) <= limit)
+        why = validate(claim, out, ctx.parse)
         return Dropped(self.name, why) if why else out
 
     def rules(self, claim: str, ctx: ClaimContext, rng: random.Random) -> ClaimAttack | Dropped:
@@ -133,14 +139,14 @@ def _check(name: str, options: Mapping[str, Any], allowed: Mapping[str, tuple[An
             raise ConfigError(f"claims.{name}: {key} must be one of {', '.join(map(str, rule))}, got {value!r}")
 
 
-@register("attack", "claims.temporal")
+@register("attack", "claims.temporal", version=VERSION)
 def temporal(*, kind: str | None = None) -> ClaimGenerator:
     """Replace a time expression (direct/vague/relative); the label says if it stays true."""
     _check("temporal", {"kind": kind}, {"kind": ("direct", "vague", "relative")})
     return ClaimGenerator("temporal", kind=kind)
 
 
-@register("attack", "claims.numerical")
+@register("attack", "claims.numerical", version=VERSION)
 def numerical(*, comparator: str | None = None, truth: bool | None = None) -> ClaimGenerator:
     """A quantity becomes a range/comparative ('$30' -> 'over $20' true, 'over $40' false)."""
     _check("numerical", {"comparator": comparator}, {"comparator": ("over", "under", "between"),
@@ -148,26 +154,26 @@ def numerical(*, comparator: str | None = None, truth: bool | None = None) -> Cl
     return ClaimGenerator("numerical", comparator=comparator, truth=truth)
 
 
-@register("attack", "claims.exaggeration")
+@register("attack", "claims.exaggeration", version=VERSION)
 def exaggeration() -> ClaimGenerator:
     """Inflate quantifiers, frequency words or counts; else add 'the only' (false)."""
     return ClaimGenerator("exaggeration")
 
 
-@register("attack", "claims.semantic")
+@register("attack", "claims.semantic", version=VERSION)
 def semantic(*, relation: str = "any") -> ClaimGenerator:
     """A WordNet antonym (false) or synonym (true) outside the subject, subordinate clauses first."""
     _check("semantic", {"relation": relation}, {"relation": ("antonym", "synonym", "any")})
     return ClaimGenerator("semantic", relation=relation)
 
 
-@register("attack", "claims.reversal")
+@register("attack", "claims.reversal", version=VERSION)
 def reversal() -> ClaimGenerator:
     """'A is B' -> a question whose answer is A (the reversal curse)."""
     return ClaimGenerator("reversal")
 
 
-@register("attack", "claims.distraction")
+@register("attack", "claims.distraction", version=VERSION)
 def distraction(*, component: str | None = None, fabricated: bool | None = None) -> ClaimGenerator:
     """Append one clause about an entity: a related fact, its false version, or a fabrication."""
     _check("distraction", {"component": component},
@@ -175,7 +181,7 @@ def distraction(*, component: str | None = None, fabricated: bool | None = None)
     return ClaimGenerator("distraction", component=component, fabricated=fabricated)
 
 
-@register("attack", "claims.multihop")
+@register("attack", "claims.multihop", version=VERSION)
 def multihop(*, hops: int = 3, errors: str = "last", exact: bool = False) -> ClaimGenerator:
     """A chain of related facts as clauses, wrong in chosen hops (MHOE: first, OHOE: each)."""
     if int(hops) < 1:
@@ -183,16 +189,34 @@ def multihop(*, hops: int = 3, errors: str = "last", exact: bool = False) -> Cla
     return ClaimGenerator("multihop", hops=int(hops), errors=str(errors), exact=bool(exact))
 
 
-@register("attack", "claims.question")
+@register("attack", "claims.question", version=VERSION)
 def question() -> ClaimGenerator:
     """The claim as a yes/no question (auxiliary inversion or do-support)."""
     return ClaimGenerator("question")
 
 
-@register("attack", "claims.cloze")
+@register("attack", "claims.cloze", version=VERSION)
 def cloze() -> ClaimGenerator:
     """Blank the first time or number and ask for it (cloze test, paper Table 3)."""
     return ClaimGenerator("cloze")
+
+
+Tag = Any
+
+
+def run_attacks(jobs: Iterable[tuple[Tag, Item, ClaimGenerator, random.Random]], ctx: ClaimContext,
+                *, attacker: str | None = None, flows: FlowRunner | None = None,
+                why: str = "rule-based attacks") -> dict[Tag, ClaimAttack | Dropped]:
+    """Run claim attacks, each ``(tag, item, generator, rng)``: with ``attacker`` their flows
+    ask that model through ``flows`` (the run's store), else they run offline. Outcomes by tag."""
+    pending = [(tag, gen.flow(item, ctx, rng)) for tag, item, gen, rng in jobs]
+    outcomes: dict[Tag, ClaimAttack | Dropped] = {}
+    runner = flows or OfflineFlows()
+    if attacker:
+        runner.with_model(attacker, pending, outcomes.__setitem__)
+    else:
+        runner.offline(pending, outcomes.__setitem__, why=why)
+    return outcomes
 
 
 def generate(name: str, item: Item, *, seed: int = 0, ctx: ClaimContext | None = None,

@@ -1,0 +1,197 @@
+"""Numerical manipulation (paper §2.1): a quantity becomes a range or a comparative that keeps
+or breaks the claim ('$30' -> 'over $20' stays true, 'over $40' becomes false); a year becomes
+'the decade after 2000' when the claim has no quantity.
+
+Also the quantities every attack that edits numbers shares (``numbers``, ``format_number``):
+never a year, a number already qualified ('over 18 million'), a number inside a name
+('Apollo 11', 'Nineteen Eighty-Four') or part of a compound measure ('2 hours, 1 minute').
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rattle.attacks.claims.base import ClaimAttack, Outcome
+from rattle.attacks.claims.rules.common import (as_sentence, edit_problem, match_case,
+                                                replace_span)
+from rattle.attacks.claims.rules.temporal import time_expressions
+from rattle.attacks.documents.base import Dropped
+
+WORD_NUMBERS = {w: i for i, w in enumerate(
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+     "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+     "nineteen", "twenty"])}
+WORD_NUMBERS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+                     "eighty": 80, "ninety": 90})
+NUMBER_WORDS = {v: k for k, v in WORD_NUMBERS.items()}
+# Quantity labels: the entities a numerical edit targets.
+QUANTITY_LABELS = ("CARDINAL", "QUANTITY", "MONEY", "PERCENT")
+_QUALIFIED = re.compile(r"(?:over|more than|about|nearly|approximately|around|almost|less than|"
+                        r"under|between|estimated at|some|at least|up to|fewer than|roughly|and|"
+                        r"to|top)\s+\$?$", re.I)
+_NUMBER = re.compile(r"(?<![\w.,$£€-])([$£€]?)(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w-]|[.,]\d)")
+# "one" and "zero" are left alone: "one of the ...", "more than zero" are not quantities to play with.
+_WORD_NUMBER = re.compile(r"(?<![\w-])(" + "|".join(sorted(
+    (w for w in WORD_NUMBERS if w not in ("one", "zero")), key=len, reverse=True))
+    + r")(?![\w-])", re.I)
+_YEARLIKE = re.compile(r"\b(?:in|since|until|from|by|around|circa|before|after)\s+$", re.I)
+_ERA = re.compile(r"^\s+(?:BC|BCE|AD|CE)\b")
+_UNITS = {"hour", "hours", "minute", "minutes", "second", "seconds", "foot", "feet", "inch",
+          "inches", "metre", "metres", "meter", "meters", "centimetres", "kilogram", "grams"}
+
+
+@dataclass(frozen=True)
+class Number:
+    """A quantity in a claim and how it is written."""
+
+    start: int
+    end: int
+    value: float
+    text: str
+    currency: str
+    word: bool
+    commas: bool
+    decimals: int
+
+
+def _compound_measure(doc: Any, claim: str, start: int, end: int) -> bool:
+    """'2 hours, 1 minute and 9 seconds': a number next to another number-and-unit."""
+    after = claim[end:end + 40]
+    before = claim[max(0, start - 40):start]
+    unit_then_number = re.match(r"\s+(\w+)(?:,| and)\s+\d", after)
+    number_unit_before = re.search(r"\d+\s+(\w+)(?:,| and)\s+$", before)
+    return bool((unit_then_number and unit_then_number.group(1).lower() in _UNITS)
+                or (number_unit_before and number_unit_before.group(1).lower() in _UNITS))
+
+
+def numbers(claim: str, doc: Any, *, qualified: re.Pattern[str] | None = None) -> list[Number]:
+    """Quantities that can be manipulated (see the module docstring), in text order; a number
+    after a qualifier ("over 18 million") only where ``qualified`` matches the words before it."""
+    time_spans = [(t.start, t.end) for t in time_expressions(claim, doc)]
+    out = []
+    for m in _NUMBER.finditer(claim):
+        digits = m.group(2)
+        if any(a <= m.start(2) < b for a, b in time_spans) and "," not in digits:
+            continue
+        out.append(Number(m.start(), m.end(), float(digits.replace(",", "")), m.group(0),
+                          m.group(1), False, "," in digits,
+                          len(digits.split(".")[1]) if "." in digits else 0))
+    for m in _WORD_NUMBER.finditer(claim):
+        out.append(Number(m.start(), m.end(), float(WORD_NUMBERS[m.group(1).lower()]), m.group(0),
+                          "", True, False, 0))
+    keep = []
+    for n in out:
+        if _QUALIFIED.search(claim[: n.start]) and not (qualified and qualified.search(claim[:n.start])):
+            continue
+        if _ERA.match(claim[n.end:]):
+            continue
+        if not n.word and _YEARLIKE.search(claim[:n.start]) and not re.match(r"\s*[a-z]", claim[n.end:]):
+            continue  # "completed in 537": a year, not a quantity
+        if edit_problem(claim, doc, n.start, n.end, targets=QUANTITY_LABELS):
+            continue
+        if _compound_measure(doc, claim, n.start, n.end):
+            continue
+        if re.match(r"\s+(?:\w+\s+){0,2}\w+,\s+[A-Z]", claim[n.end:]):
+            continue  # "two small moons, Phobos and Deimos": the list fixes the count
+        token = next((t for t in doc if t.idx <= n.start < t.idx + len(t)), None)
+        if token is not None and (token.ent_type_ in ("ORDINAL", "DATE", "TIME")
+                                  or (token.head.dep_ == "compound" and token.head.i != token.i)):
+            continue
+        keep.append(n)
+    return sorted(keep, key=lambda n: n.start)
+
+
+def nice(x: float, digits: int) -> float:
+    """``x`` rounded to ``digits`` significant digits."""
+    if x <= 0:
+        return 0.0
+    scale = 10 ** (math.floor(math.log10(x)) - digits + 1)
+    return float(round(x / scale) * scale)
+
+
+def format_number(n: Number, x: float) -> str:
+    """``x`` written the way ``n`` was (a word, commas, decimals, currency)."""
+    if n.word and x == int(x) and int(x) in NUMBER_WORDS:
+        return NUMBER_WORDS[int(x)]
+    if x == int(x) and n.decimals == 0:
+        shown = f"{int(x):,}" if n.commas or x >= 1000 else str(int(x))
+    else:
+        shown = f"{x:.{max(n.decimals, 1)}f}".rstrip("0").rstrip(".")
+    return n.currency + shown
+
+
+def _holds(comparator: str, value: float, bounds: Sequence[float]) -> bool:
+    if comparator == "over":
+        return value > bounds[0]
+    if comparator == "under":
+        return value < bounds[0]
+    return bounds[0] <= value <= bounds[1]
+
+
+def _bounds(comparator: str, v: float, truth: bool) -> list[list[float]]:
+    """Candidate bounds, nicest first, meant to make ``comparator`` hold iff ``truth``."""
+    factors = {("over", True): (0.7,), ("over", False): (1.3,), ("under", True): (1.3,),
+               ("under", False): (0.7,), ("between", True): (0.8, 1.2),
+               ("between", False): (1.3, 1.6)}[(comparator, truth)]
+    out = [[nice(v * f, digits) for f in factors] for digits in (1, 2, 3)]
+    if v == int(v):
+        step = 1 if v < 20 else max(1, int(v * 0.1))
+        out.append([v - step] if (comparator, truth) in (("over", True), ("under", False))
+                   else [v + step] if comparator != "between" else
+                   ([v - step, v + step] if truth else [v + step, v + 2 * step]))
+    return out
+
+
+def numerical(claim: str, doc: Any, rng: random.Random, *, comparator: str | None = None,
+              truth: bool | None = None) -> Outcome:
+    """Turn a quantity into a range or comparative that keeps or breaks the truth ('$30' ->
+    'over $20' stays true, 'over $40' becomes false); a year becomes 'the decade after 2000'
+    when the claim has no quantity (paper §2.1)."""
+    if comparator is not None and comparator not in ("over", "under", "between"):
+        return Dropped("numerical", f"unknown comparator {comparator!r}")
+    want = rng.random() < 0.5 if truth is None else truth
+    found = numbers(claim, doc)
+    if not found:
+        years = [t for t in time_expressions(claim, doc)
+                 if t.prep_start is not None and t.kind in ("year", "date", "month")]
+        if not years:
+            return Dropped("numerical", "no number, quantity or year")
+        t = rng.choice(years)
+        assert t.prep_start is not None
+        decade = (t.year - 1) // 10 * 10
+        shown = decade if want else decade + rng.choice((-20, -10, 10, 20))
+        before = claim[t.prep_start:t.end]
+        after = f"in the decade after {shown}"
+        holds = shown < t.year <= shown + 10
+        return ClaimAttack("numerical", replace_span(claim, t.prep_start, before, after), "",
+                           before, after, t.prep_start, holds,
+                           "" if holds else as_sentence(claim), (),
+                           {"comparator": "decade after", "value": t.year})
+    n = rng.choice(found)
+    comp = comparator or rng.choice(("over", "under", "between"))
+    chosen = None
+    for bounds in _bounds(comp, n.value, want):
+        if n.value == int(n.value):
+            bounds = [float(round(b)) for b in bounds]
+        if (all(b >= (2 if n.word else 1) for b in bounds) and _holds(comp, n.value, bounds) == want
+                and (len(bounds) == 1 or bounds[0] < bounds[1])):
+            chosen = bounds
+            break
+    if chosen is None:
+        return Dropped("numerical", f"no {'true' if want else 'false'} bound for {n.text}")
+    holds = _holds(comp, n.value, chosen)
+    more = "more than" if n.word else "over"
+    less = "fewer than" if n.word else "under"
+    if comp == "between":
+        after = f"between {format_number(n, chosen[0])} and {format_number(n, chosen[1])}"
+    else:
+        after = f"{more if comp == 'over' else less} {format_number(n, chosen[0])}"
+    after = match_case(after, n.text) if n.start == 0 else after
+    return ClaimAttack("numerical", replace_span(claim, n.start, n.text, after), "", n.text, after,
+                       n.start, holds, "" if holds else as_sentence(claim), (),
+                       {"comparator": comp, "value": n.value, "bounds": chosen})
