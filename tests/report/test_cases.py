@@ -85,3 +85,11 @@ def test_slim_picks_the_field_the_edits_belong_to() -> None:
     on_passage = slim(record(edits=[[10, "Seine", "Se"]]), composite=True)
     assert "seg" not in on_passage and on_passage["frag"] == [["g"], ["e", "Se", "Seine"], ["g"]]
     assert on_passage["tags"] == ["part=rcc.robustness", "condition=x"]
+    # a search record keeps its edited text in labels.text_after: the edits are shown in place
+    searched = slim(record(edits=[[4, "Seine", "Se"]], labels={"text_after": "The Se flows."}),
+                    composite=False)
+    assert searched["seg"] == [["t", "The "], ["e", "Se", "Seine"], ["t", " flows."]]
+    assert searched["seg_field"] == "passage" and "frag" not in searched
+    # a text the edits do not fit falls back to the spans
+    misfit = slim(record(edits=[[4, "Seine", "Se"]], labels={"text_after": "No."}), composite=False)
+    assert "seg" not in misfit and misfit["frag"] == [["g"], ["e", "Se", "Seine"], ["g"]]

@@ -118,8 +118,10 @@ def slim(r: Mapping[str, Any], *, composite: bool,
     edits = r.get("edits") or []
     if edits:
         fields = () if r.get("target") in UNKEPT_TARGETS else TEXT_FIELDS
-        for name in fields:
-            text = r.get(name)
+        texts = [(name, r.get(name)) for name in fields]
+        # a search attack's record keeps its whole edited text, whatever it targets
+        texts.append((str(r.get("target") or "text"), (r.get("labels") or {}).get("text_after")))
+        for name, text in texts:
             if isinstance(text, str) and (segments := locate(text, edits)) is not None:
                 out["seg"], out["seg_field"] = segments, name
                 if name == "question":
