@@ -1,11 +1,15 @@
-"""Writing files so that a killed process never leaves a half-written one."""
+"""Writing files so that a killed process never leaves a half-written one; reading JSONL
+objects with errors that name the file and line."""
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
+
+from rattle.errors import DataError
 
 
 def atomic_write(path: Path, write: Callable[[TextIO], object]) -> None:
@@ -18,3 +22,24 @@ def atomic_write(path: Path, write: Callable[[TextIO], object]) -> None:
 
 def atomic_write_text(path: Path, text: str) -> None:
     atomic_write(path, lambda fh: fh.write(text))
+
+
+def jsonl_objects(path: Path, what: str = "") -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, object)`` for each non-blank line of a JSONL file; a line that is not
+    a JSON object, or a file that cannot be read (``what`` names it: "the knowledge corpus"),
+    is one :class:`DataError` naming the file and line."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise DataError(f"cannot read {what or 'the file'}: {exc.strerror or exc}",
+                        path=str(path)) from None
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError:
+            raise DataError("not valid JSON", path=str(path), line=n) from None
+        if not isinstance(row, dict):
+            raise DataError("not a JSON object", path=str(path), line=n)
+        yield n, row

@@ -23,6 +23,7 @@ from typing import Any
 
 from rattle.attacks.documents.base import Dropped
 from rattle.errors import DataError
+from rattle.files import jsonl_objects
 from rattle.items import Item, Message
 from rattle.models.base import ChatRequest, Completion, GenParams
 
@@ -117,17 +118,7 @@ def load_knowledge(path: str | Path | None = None) -> Knowledge:
 
     p = Path(path) if path else DATA_DIR / "factoid_knowledge.jsonl"
     facts = []
-    try:
-        lines = p.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise DataError(f"cannot read the knowledge corpus: {exc.strerror or exc}", path=str(p)) from None
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except ValueError:
-            raise DataError("not valid JSON", path=str(p), line=n) from None
+    for n, row in jsonl_objects(p, "the knowledge corpus"):
         for key in ("entity", "true", "false"):
             if not isinstance(row.get(key), str) or not row[key].strip():
                 raise DataError(f"missing text field {key!r}", path=str(p), line=n, field=key,

@@ -26,14 +26,14 @@ import json
 import random
 import sys
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rattle.attacks.claims.fluency import THRESHOLDS, FluencyGate, Thresholds, gated_text, load_thresholds
 from rattle.errors import DataError
-from rattle.files import atomic_write_text
+from rattle.files import atomic_write_text, jsonl_objects
 from rattle.flows import FlowRunner
 
 ATTACK_NAMES = ("multihop", "temporal", "semantic", "distraction", "exaggeration", "reversal",
@@ -52,7 +52,7 @@ def read_sentences(path: str | Path) -> list[tuple[str, str]]:
     """(id, claim) of each line of a JSONL of ``{"id", "claim"}``."""
     p = Path(path)
     out: list[tuple[str, str]] = []
-    for n, row in _jsonl(p):
+    for n, row in jsonl_objects(p):
         claim = row.get("claim")
         if not isinstance(claim, str) or not claim.strip():
             raise DataError("missing or empty claim", path=str(p), line=n, field="claim",
@@ -61,28 +61,11 @@ def read_sentences(path: str | Path) -> list[tuple[str, str]]:
     return out
 
 
-def _jsonl(p: Path) -> Iterable[tuple[int, dict[str, Any]]]:
-    try:
-        lines = p.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise DataError(f"cannot read: {exc.strerror or exc}", path=str(p)) from None
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except ValueError:
-            raise DataError("not valid JSON", path=str(p), line=n) from None
-        if not isinstance(row, dict):
-            raise DataError("not a JSON object", path=str(p), line=n)
-        yield n, row
-
-
 def read_labelled(path: str | Path) -> list[dict[str, Any]]:
     """The rows of a labelled file; every label is true, false or null (not yet labelled)."""
     p = Path(path)
     rows = []
-    for n, row in _jsonl(p):
+    for n, row in jsonl_objects(p):
         for key in ("attack", "sentence_id", "variant"):
             if not isinstance(row.get(key), str):
                 raise DataError(f"missing {key!r}", path=str(p), line=n, field=key)
