@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import subprocess
@@ -72,8 +73,10 @@ def run_once(corpus: Path, dataset: Path, work: Path, tag: str, profile: str | N
     cmd += ["-m", "rattle.cli", "run", "ralm.baseline", "--system", "rag", "--corpus", str(corpus),
             "--dataset", str(dataset), "--model", "scripted/echo",
             "--workspace", str(work / f"ws-{tag}"), "--out", str(work / f"run-{tag}")]
+    # Bytecode as an installed package has it (the first run writes it).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - start
     if proc.returncode != 0:
         sys.stdout.write(proc.stdout[-2000:] + proc.stderr[-2000:])

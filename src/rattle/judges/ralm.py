@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from rattle.judges import ralm_lexicon as lex
@@ -146,6 +147,7 @@ def _undenied(body: str) -> str:
     return body
 
 
+@lru_cache(maxsize=16)  # a suite asks both detectors about one reply: prepared once
 def _body(text: str, mode: str) -> str:
     """The reply as the detectors read it; in broad mode up to any exercise the model went on
     to write of its own, and from its last revision ("unanswerable — actually, Document 3 says

@@ -122,11 +122,26 @@ class Perturbation:
                 p = merged.get(result[2])
                 if p is None:
                     p = merged[result[2]] = {**params, drawn_param: result[2]}
+            if target == "passage":  # with_text's copy, inlined: the common case
+                copy = new(type(item))
+                fields = copy.__dict__
+                fields.update(item.__dict__)
+                fields["passage"] = result[0]
+            else:
+                copy = with_text(item, target, result[0])
             variant = new(Variant)
-            variant.__dict__.update(id=item.id + suffix, parent_id=item.id,
-                                    item=with_text(item, target, result[0]), attack=name,
-                                    version=version, params=p, seed=seed, target=target,
-                                    edits=result[1], label={})
+            # Field by field in declaration order: no keyword dict to build per variant.
+            d = variant.__dict__
+            d["id"] = (parent := item.id) + suffix
+            d["parent_id"] = parent
+            d["item"] = copy
+            d["attack"] = name
+            d["version"] = version
+            d["params"] = p
+            d["seed"] = seed
+            d["target"] = target
+            d["edits"] = result[1]
+            d["label"] = {}
             out.append(variant)
         return out
 

@@ -12,8 +12,7 @@ take ``WordNoise.one``, which gives the same result by construction.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import compress, repeat
-from operator import is_
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from rattle.items import Edit
@@ -24,6 +23,7 @@ if TYPE_CHECKING:
 
     from rattle.perturbations.words import Noise, WordNoise
 
+_FIRST_TRIES = 2  # tries drawn for every text of a step; the rest only where these all fail
 _SEPARATORS = ("\x00", "\x1f", "\x1e", "\ue000", "\U0010fffd")
 
 
@@ -195,17 +195,20 @@ class Vocab:
         self.flat_arr = np.zeros(0, np.int64)
 
     def ids(self, words: list[str]) -> np.ndarray:
-        """Ids of ``words``, adding the new ones."""
+        """Ids of ``words``, adding the new ones (in order of first appearance)."""
         import numpy as np
 
-        found = list(map(self.index.get, words))
-        if None in found:
-            for w in dict.fromkeys(compress(words, map(is_, found, repeat(None)))):
-                self.index[w] = len(self.strings)
-                self.strings.append(w)
-            self._grow()
-            found = list(map(self.index.__getitem__, words))
-        return np.array(found, np.int64)
+        try:
+            return np.fromiter(map(self.index.__getitem__, words), np.int64, len(words))
+        except KeyError:
+            pass
+        index, strings = self.index, self.strings
+        for w in dict.fromkeys(words):
+            if w not in index:
+                index[w] = len(strings)
+                strings.append(w)
+        self._grow()
+        return np.fromiter(map(index.__getitem__, words), np.int64, len(words))
 
     def _grow(self) -> None:
         import numpy as np
@@ -222,20 +225,15 @@ class Vocab:
         unknown = ids[self.count[ids] < 0]
         if not len(unknown):
             return
-        extra: list[int] = []
+        extra: list[str] = []
         at = len(self.flat_arr)
+        synonyms, strings = self.noise.synonyms, self.strings
         for i in np.unique(unknown).tolist():
-            cands = self.noise.synonyms(self.strings[i])
+            cands = synonyms(strings[i])
             self.first[i] = at + len(extra)
             self.count[i] = len(cands)
-            for c in cands:
-                j = self.index.get(c)
-                if j is None:
-                    j = self.index[c] = len(self.strings)
-                    self.strings.append(c)
-                extra.append(j)
-        self._grow()
-        self.flat_arr = np.concatenate((self.flat_arr, np.array(extra, np.int64)))
+            extra += cands
+        self.flat_arr = np.concatenate((self.flat_arr, self.ids(extra)))
 
 
 def _edit(noise: WordNoise, split: _Split, keys: np.ndarray,
@@ -265,23 +263,36 @@ def _edit(noise: WordNoise, split: _Split, keys: np.ndarray,
     length = n_words.copy()
     slots = np.full((len(rows), int(steps.max(initial=0))), -1, np.int64)  # insert: per step
     active = np.searchsorted(-steps, -np.arange(int(steps.max(initial=0))), "left")
-    for s, n_active in enumerate(active.tolist()):
-        # All ten tries of every active text at once; each text takes its first success.
-        draws = _mix(rkeys[:n_active, None], 2 + s * STRIDE + np.arange(3 * MAX_TRIES))
-        w = cur[np.arange(n_active)[:, None], _below(draws[:, 0::3], length[:n_active, None])]
+
+    def tries(who: np.ndarray, base: int, lo: int, hi: int) -> tuple[np.ndarray, ...]:
+        """Tries lo..hi-1 of the texts ``who``: for those with a success, the text, its
+        first success's choice draw, coin, picked word and that word's synonym count; and
+        the texts without one."""
+        draws = _mix(rkeys[who, None], base + np.arange(3 * lo, 3 * hi))
+        w = cur[who[:, None], _below(draws[:, 0::3], length[who, None])]
         coin = _uniform(draws[:, 1::3]) < P_PASSAGE_WORD
         vocab.ensure(w[~coin])
         count = vocab.count[w]
         ok = coin | (count > 0)
-        hit = np.flatnonzero(ok.any(1))
-        t = ok[hit].argmax(1)
-        choice, took, ww = draws[hit, 3 * t + 2], coin[hit, t], w[hit, t]
+        found = ok.any(1)
+        h = np.flatnonzero(found)
+        t = ok[h].argmax(1)
+        return who[h], draws[h, 3 * t + 2], coin[h, t], w[h, t], count[h, t], who[~found]
+
+    for s, n_active in enumerate(active.tolist()):
+        # The first tries of every active text at once, the others only for the texts still
+        # without a word (the same draws: each text takes its first success).
+        base = 2 + s * STRIDE
+        *got, missed = tries(np.arange(n_active), base, 0, _FIRST_TRIES)
+        if len(missed):
+            *more, _ = tries(missed, base, _FIRST_TRIES, MAX_TRIES)
+            got = [np.concatenate(pair) for pair in zip(got, more, strict=True)]
+        hit, choice, took, ww, count = got
         new = np.full(n_active, -1, np.int64)
         rows_c = hit[took]
         new[rows_c] = wid[first[rows_c] + _below(choice[took], n_words[rows_c])]
         syn = ~took
-        new[hit[syn]] = vocab.flat_arr[vocab.first[ww[syn]]
-                                       + _below(choice[syn], count[hit[syn], t[syn]])]
+        new[hit[syn]] = vocab.flat_arr[vocab.first[ww[syn]] + _below(choice[syn], count[syn])]
         done = np.flatnonzero(new >= 0)
         if not len(done):
             continue
@@ -295,33 +306,37 @@ def _edit(noise: WordNoise, split: _Split, keys: np.ndarray,
             cur[done, pos] = new[done]
             replaced[done, pos] = orig[done, pos] >= 0
     if insert:
-        cur, orig = _in_place(cur, slots, n_words, steps, length)
+        cur, orig = _in_place(cur, slots, n_words, length)
     return rows, _assemble(split, rows, first, cur, orig, replaced, length, vocab, insert)
 
 
-def _in_place(pool: np.ndarray, slots: np.ndarray, n_words: np.ndarray, steps: np.ndarray,
+def _in_place(pool: np.ndarray, slots: np.ndarray, n_words: np.ndarray,
               length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The working lists in their final order (word ids, original index or -1), from the words
-    in joining order and each step's slot (-1: nothing inserted)."""
+    in joining order and each step's slot (-1: nothing inserted).
+
+    A word inserted at slot p ends where p is moved by every later insertion at or before it
+    (one array step per later step, for all texts at once); the original words keep their
+    order and fill the positions left."""
     import numpy as np
 
-    width = pool.shape[1]
-    flat: list[int] = []
-    for n, k, taken in zip(n_words.tolist(), steps.tolist(), slots.tolist(), strict=True):
-        order = list(range(n))
-        nxt = n
-        for slot in taken[:k]:
-            if slot >= 0:
-                order.insert(slot, nxt)
-                nxt += 1
-        flat += order
-    at = np.asarray(flat, np.int64) + np.repeat(np.arange(len(pool)) * width, length)
-    valid = np.arange(width) < length[:, None]
+    rows, width = pool.shape
+    done = slots >= 0
+    final_at = slots.copy()
+    for t in range(1, slots.shape[1]):
+        later = slots[:, t, None]
+        final_at[:, :t] += done[:, t, None] & (later <= final_at[:, :t])
+    r, s = np.nonzero(done)  # row-major: each row's insertions in step order
+    rank = np.cumsum(done, 1)[r, s] - 1
+    source = np.full((rows, width), -1, np.int64)  # pool column of each final position
+    source[r, final_at[r, s]] = n_words[r] + rank
+    free = (np.arange(width) < length[:, None]) & (source < 0)
+    first = np.cumsum(n_words) - n_words
+    source[free] = np.arange(int(n_words.sum())) - np.repeat(first, n_words)
+    valid = source >= 0
     cur = np.zeros_like(pool)
-    orig = np.full(pool.shape, -1, pool.dtype)
-    cur[valid] = pool.ravel()[at]
-    index = at - np.repeat(np.arange(len(pool)) * width, length)
-    orig[valid] = np.where(index < np.repeat(n_words, length), index, -1)
+    cur[valid] = np.take_along_axis(pool, np.maximum(source, 0), 1)[valid]
+    orig = np.where(valid & (source < n_words[:, None]), source, -1).astype(pool.dtype)
     return cur, orig
 
 
@@ -350,8 +365,9 @@ def _assemble(split: _Split, rows: np.ndarray, first: np.ndarray, cur: np.ndarra
         starts = np.flatnonzero(new_group)
         ends = np.append(starts[1:], len(key))[: len(starts)]
         words = list(map(strings.__getitem__, cur[r, c].tolist()))
-        afters = [words[a] if b - a == 1 else " ".join(words[a:b])
-                  for a, b in zip(starts.tolist(), ends.tolist(), strict=True)]
+        afters = list(map(words.__getitem__, starts.tolist()))  # mostly one word a run
+        for g in np.flatnonzero(ends - starts > 1).tolist():
+            afters[g] = " ".join(words[starts[g]: ends[g]])
         gr, gn = r[starts], nxt_at[starts]
         inside = gn < width
         at = split.end[rows[gr]]

@@ -164,7 +164,7 @@ def run_suite(
     info["seconds"] = {"plan_ask_judge": round(t_metrics - t_run, 3),
                        "metrics": round(t_outputs - t_metrics, 3)}
     sink.kept = []
-    write_run(run_dir, info, rejudged, metrics)
+    write_run(run_dir, info, rejudged, metrics, sink.columns)
     info["seconds"]["outputs"] = round(time.perf_counter() - t_outputs, 3)
     return RunOutcome(run_dir, run_id, metrics, stats, info)
 

@@ -7,13 +7,13 @@ the suite's stream, or keeps only the fields the suite's metrics read, as compac
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from rattle.records import Record
+from rattle.run.outputs import RECORD_JSON, Columns
 from rattle.suites.base import MetricStream
 
 
@@ -75,6 +75,7 @@ class ResultSink:
         self._index = {k: i for i, k in enumerate(self.fields or ())}
         self._next = 0
         self.kept: list[Any] = []  # full records, or Rows when the suite names its fields
+        self.columns = Columns()  # the Parquet export's columns, without re-reading the file
         self.count = 0
         self.unmeasured = 0
 
@@ -82,8 +83,9 @@ class ResultSink:
         self._pending[index] = records
         while self._next in self._pending:
             for r in self._pending.pop(self._next):
-                self._fh.write(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n")
+                self._fh.write(RECORD_JSON(r) + "\n")
                 self.count += 1
+                self.columns.add(r)
                 self.unmeasured += r["correct"] is None
                 for watcher in self.watchers:
                     watcher.add(r)
