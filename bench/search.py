@@ -107,13 +107,13 @@ class LexicalStandIn:
         return None
 
 
-def backend_for(name: str) -> tuple[Any, str]:
+def backend_for(name: str, threads: int | None = None) -> tuple[Any, str]:
     if name in ("auto", "embedded"):
         ok, why = embedded_runs()
         if ok:
             from rattle.models import load_model
 
-            model = load_model("embedded")
+            model = load_model("embedded" + (f"?n_threads={threads}" if threads else ""))
             return model, model.display_name
         if name == "embedded":
             raise SystemExit(f"the embedded backend cannot run here: {why}")
@@ -201,6 +201,8 @@ def main() -> None:
     parser.add_argument("--budgets", default="10,25,50")
     parser.add_argument("--methods", default="greedy,beam?width=2,random")
     parser.add_argument("--model", default="auto", choices=("auto", "embedded", "lexical"))
+    parser.add_argument("--threads", type=int, default=None,
+                        help="llama.cpp threads of the embedded model (1 on a busy machine)")
     parser.add_argument("--workspace", default=None, help="store folder (default: a temp dir)")
     parser.add_argument("--textattack", default=None, metavar="PYTHON",
                         help="python of a venv with TextAttack: compare its greedy WIR "
@@ -208,7 +210,7 @@ def main() -> None:
     parser.add_argument("--skip-methods", action="store_true",
                         help="only the TextAttack comparison")
     args = parser.parse_args()
-    backend, shown = backend_for(args.model)
+    backend, shown = backend_for(args.model, args.threads)
     # Option log-likelihoods where the backend scores them: graded scores, as TextAttack's
     # classifiers give (its setting); a generated letter only says whether it changed.
     protocol = "loglik" if "loglikelihood" in backend.capabilities else "single"

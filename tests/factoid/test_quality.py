@@ -1,6 +1,7 @@
 """Claim-attack quality: thresholds fitted from labels, coverage and valid rate (hand-computed),
-the shipped labelled sets (valid rate at least 0.9 for every attack, and still what the rules
-write), and the perturb command's fluency-gate summary."""
+the shipped labelled sets (the development half at least 0.9 for every attack; the held-back
+half exactly as measured and published; both still what the rules write), and the perturb
+command's fluency-gate summary."""
 
 from __future__ import annotations
 
@@ -21,6 +22,13 @@ from rattle.items import Item
 from tests.factoid.conftest import LoadedFlows
 
 TARGET = 0.9  # issue 15: every attack's valid rate on the labelled sets
+# The held-back half (labelled once by someone who never saw the rules, docs/claims.md) as
+# measured: valid variants / labelled kept variants per attack. Issue 15's 0.9 is NOT met there
+# for four attacks. Any change of these counts (rules, relabelling) must be made here and in
+# docs/claims.md together, so the published numbers stay the measured ones.
+HELDOUT_MEASURED = {"multihop": (20, 21), "temporal": (38, 40), "semantic": (22, 33),
+                    "distraction": (30, 39), "exaggeration": (18, 25), "reversal": (36, 40),
+                    "numerical": (31, 40), "question": (37, 40), "cloze": (40, 40)}
 
 
 def row(attack: str, drop: float, fluent: bool, *, sid: str = "s", plausible: bool = True,
@@ -83,21 +91,24 @@ def _shipped() -> list[Path]:
 
 def test_shipped_labelled_sets_meet_the_valid_rate() -> None:
     files = _shipped()
-    assert files and files[0].name == "variants.dev.jsonl"
+    assert [f.name for f in files] == ["variants.dev.jsonl", "variants.heldout.jsonl"]
     thresholds = load_thresholds()
-    for path in files:
-        rows = read_labelled(path)
-        results = quality(rows, thresholds)
-        assert set(results) == set(ATTACK_NAMES), path
-        for name, q in results.items():
-            assert q.labelled >= 20, (path.name, name, q.labelled)
-            assert q.valid_rate is not None and q.valid_rate >= TARGET, (path.name, name, q)
+    dev = quality(read_labelled(files[0]), thresholds)
+    assert set(dev) == set(ATTACK_NAMES)
+    for name, q in dev.items():
+        assert q.labelled >= 20, (name, q.labelled)
+        assert q.valid_rate is not None and q.valid_rate >= TARGET, (name, q)
+    heldout = quality(read_labelled(files[1]), thresholds)
+    assert {name: (q.valid, q.labelled) for name, q in heldout.items()} == HELDOUT_MEASURED
+    assert sum(q.labelled for q in heldout.values()) >= 300
 
 
-def test_the_dev_labels_describe_what_the_rules_write_now() -> None:
-    """A rule change that alters a labelled variant makes its labels stale: relabel it."""
+@pytest.mark.parametrize("half", ["dev", "heldout"])
+def test_the_labels_describe_what_the_rules_write_now(half: str) -> None:
+    """A rule change that alters a labelled variant makes its labels stale: relabel it (and a
+    held-back label is then no longer held back: say so in docs/claims.md)."""
     ctx = ClaimContext()
-    for r in read_labelled(LABELS_DIR / "variants.dev.jsonl"):
+    for r in read_labelled(LABELS_DIR / f"variants.{half}.jsonl"):
         item = Item(id=r["sentence_id"], questions=(), claim=r["original"])
         out = generate(r["attack"], item, seed=r["seed"], ctx=ctx)
         assert isinstance(out, ClaimAttack), (r["id"], out)
