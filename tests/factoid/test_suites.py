@@ -36,7 +36,7 @@ def test_attacks_with_the_embedded_model_offline(tmp_path: Path) -> None:
     by_attack = {m["group"].get("attack") for m in metrics if m["name"] == "asr"}
     assert {"temporal", "distraction", "multihop", "reversal"} <= by_attack
     assert any(m["name"] == "acc_before" for m in metrics)
-    assert info["judge"].startswith("claims.verdict@4")
+    assert info["judge"].startswith("claims.verdict@5")
     assert info["suite_notes"]["attack_mode"] == "rules"
     records = [json.loads(line) for line in (tmp_path / "run" / "results.jsonl").open()]
     assert all(r["judge"] for r in records)

@@ -55,7 +55,7 @@ CASES = [
     ("A car is red.", OPTS, None, "unparsed"),
     ("I cannot answer that question.", OPTS, None, "refusal"),
     ("Unable to determine from the description.", OPTS, None, "refusal"),
-    ("It's either B or C.", OPTS, None, "hedge"),
+    ("It's either B or C.", OPTS, None, "ambiguous"),  # choice@5: "either … or …" naming two options
     ("The answer is B or C.", OPTS, None, "ambiguous"),
     ("(A) Paris\n(B) Lyon\n(C) Marseille", OPTS, None, "echo-options"),
     ("I think it might be Lyon or Nice, I'm not sure.", OPTS, None, "ambiguous"),

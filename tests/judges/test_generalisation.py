@@ -36,7 +36,7 @@ NUM = ["8", "9", "17", "26", "0"]
     ("The answer is Vitamin D.", ["Vitamin A", "Vitamin C", "Vitamin D", "Vitamin E"], 2,
      "text-answer"),
     # replies that leave the choice open, or stop
-    ("Either A or C would work, depending on what you want.", CITIES, None, "hedge"),
+    ("Either A or C would work, depending on what you want.", CITIES, None, "ambiguous"),
     ("None of the listed countries fits; it's Japan.", CITIES, None, "none-fits"),
     ("Great question! Australia and New Zealand both had early votes, while", CITIES, None,
      "cut-off"),

@@ -25,10 +25,10 @@ def test_every_extractor_agrees_on_every_present_half() -> None:
 
 @pytest.mark.parametrize("set_name", ag.SETS)
 def test_dev_halves_are_complete_and_varied(set_name: str) -> None:
-    # the dev half is every <set>.dev*.jsonl file: the first one, dev-b, dev-c and dev-d
-    assert ag.dev_parts(set_name) == ["dev", "dev-b", "dev-c", "dev-d"]
+    # the dev half is every <set>.dev*.jsonl file: the first one, dev-b, dev-c, dev-d and dev-e
+    assert ag.dev_parts(set_name) == ["dev", "dev-b", "dev-c", "dev-d", "dev-e"]
     rows = ag.load_labels(set_name, "dev")
-    assert len(rows) == 640 and len({r["id"] for r in rows}) == 640
+    assert len(rows) == 800 and len({r["id"] for r in rows}) == 800
     for part in ag.dev_parts(set_name):
         rows = ag.load_labels(set_name, part=part)
         assert len(rows) == 160
@@ -45,11 +45,11 @@ def test_paper_mode_agreement_is_reported_beside_broad() -> None:
     # The papers' strings alone miss the other phrasings of abstention and conflict.
     paper = {a.set_name: a for a in ag.all_agreements(modes=("paper",)) if a.half == "dev"
              and a.set_name in ("abstain", "conflict")}
-    assert paper["abstain"].extractor == "ralm.abstain@4[paper]"
-    assert (paper["abstain"].n, round(paper["abstain"].accuracy * 640)) == (640, 117 + 126 + 125
-                                                                             + 123)
-    assert (paper["conflict"].n, round(paper["conflict"].accuracy * 640)) == (640, 128 + 130 + 126
-                                                                               + 122)
+    assert paper["abstain"].extractor == "ralm.abstain@5[paper]"
+    assert (paper["abstain"].n, round(paper["abstain"].accuracy * 800)) == (800, 117 + 126 + 125
+                                                                             + 123 + 124)
+    assert (paper["conflict"].n, round(paper["conflict"].accuracy * 800)) == (800, 128 + 130 + 126
+                                                                               + 122 + 125)
     dev_b = ag.agreement_for("abstain", part="dev-b", mode="paper")
     assert (dev_b.half, dev_b.n, round(dev_b.accuracy * 160)) == ("dev-b", 160, 126)
     # what the paper mode misses are abstentions/conflicts it reads as answers
@@ -102,12 +102,12 @@ def test_judge_agreement_metrics_for_a_run() -> None:
     dev = [v for v in values if v.group["half"] == "dev"]
     assert [v.group["set"] for v in dev] == ["choice.letter", "choice.yesno", "choice.numeric",
                                              "abstain"]
-    assert all(v.name == "judge_agreement" and v.n == 640 and v.value is not None
+    assert all(v.name == "judge_agreement" and v.n == 800 and v.value is not None
                and v.value >= ag.GATE for v in dev)
-    assert dev[-1].group["extractor"] == "ralm.abstain@4[broad]"
+    assert dev[-1].group["extractor"] == "ralm.abstain@5[broad]"
     paper = ag.judge_agreement_metrics(["ralm.abstain"], mode="paper")
-    assert paper[0].group["extractor"] == "ralm.abstain@4[paper]"
-    assert paper[0].value == pytest.approx((117 + 126 + 125 + 123) / 640)
+    assert paper[0].group["extractor"] == "ralm.abstain@5[paper]"
+    assert paper[0].value == pytest.approx((117 + 126 + 125 + 123 + 124) / 800)
     with pytest.raises(ConfigError, match=r"ralm\.conflict"):
         ag.judge_agreement_metrics(["nosuch"])
 

@@ -70,16 +70,25 @@ def _other_predicate(text: str, claim: str) -> bool:
     return False
 
 
+# "not" after a comma in the languages models answer in ("…, а не в 1973-м", "…, nicht 1973",
+# "…, et non en 1973", "…, y no en 1973", "…, e não em 1973") and their prepositions.
+_NOT_XL = (r"(?:not|\u0430\s+\u043d\u0435|\u043d\u0435|(?:und\s+)?nicht|et\s+non|et\s+pas|pas|y\s+no|"
+           r"e\s+n[\u00e3a]o|n[\u00e3a]o|e\s+non|non|en\s+niet|niet|a\s+nie|nie)")
+_PREP_XL = (r"\u0432|\u0432\u043e|\u043d\u0430|im|am|en|\u00e0|au|dans|em|no|na|nel|nella|del|de|di|"
+            r"van|op|w|we")
+
+
 def sets_aside(text: str, claim: str) -> bool:
     """A word of the claim set aside by name: "in Paris, not Berlin", "rather than Africa"
     (also after a yes: "Yes, it's in Paris, not Berlin" takes the yes back)."""
     said = {w.lower() for w in re.findall(r"\w+", claim) if len(w) > 2 or w.isdigit()}
     text = re.sub(r"\([^()]*\)", " ", text)  # an aside is no correction: "(… not relativity.)"
-    for m in re.finditer(r"(?:,|;|\u2014|\u2013|\brather\s+than|\binstead\s+of)\s*(?:not\s+)?(?:(?:in|at|on|by|"
-                         r"from|to|of|for|with|the|a|an)\s+){0,2}(\w+)", text, re.I):
+    for m in re.finditer(r"(?:,|;|\u2014|\u2013|\brather\s+than|\binstead\s+of)\s*(?P<not>" + _NOT_XL
+                         + r"\s+)?(?:(?:in|at|on|by|from|to|of|for|with|the|a|an|" + _PREP_XL
+                         + r")\s+){0,2}(\w+)", text, re.I):
         head = text[m.start():m.end()].lower()
-        if ("not" in head.split() or "rather" in head or "instead" in head) and \
-                m.group(1).lower() in said:
+        if (m.group("not") or "rather" in head or "instead" in head) and \
+                m.group(2).lower() in said:
             return True
     return False
 

@@ -35,11 +35,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rattle.items import Judgement, Question, Response
-from rattle.judges import crosscheck, letters, numbers, polarity, signals, yesno
+from rattle.judges import choice_extra, crosscheck, letters, numbers, polarity, signals, yesno
 from rattle.judges.letters import LETTERS, Hit
 from rattle.judges.option_text import choose_text, equals_option, options_in_a_row
-from rattle.judges.reply import (ANSWER_CUE, after_revision, clause_negated, first_item, json_answer,
-                                 normalise, prepare, retracts, sentences)
+from rattle.judges.reply import (ANSWER_CUE, OR_WORD, after_revision, clause_negated, first_item,
+                                 json_answer, normalise, prepare, retracts, sentences, tool_call)
 from rattle.registry import register
 
 __all__ = ["LETTERS", "Choice", "ChoiceJudge", "answer_kind", "extract_choice"]
@@ -47,7 +47,7 @@ __all__ = ["LETTERS", "Choice", "ChoiceJudge", "answer_kind", "extract_choice"]
 Kind = Literal["yesno", "numeric", "general"]
 _VALUE_CUE = re.compile(ANSWER_CUE + r"(?:(?:approximately|about|around|roughly|\u2248|~|x\s*=|"
                         r"[a-z]\s*=)\s*)?", re.I)
-_AMBIGUOUS_VALUES = re.compile(r"\beither\b|\d\S*(?:\s+[A-Za-z/.]+){0,2},?\s+or\s+(?:maybe\s+|perhaps\s+|"
+_AMBIGUOUS_VALUES = re.compile(r"\beither\b|\d\S*(?:\s+[A-Za-z/.]+){0,2},?\s+" + OR_WORD + r"\s+(?:maybe\s+|perhaps\s+|"
                                r"possibly\s+)?\$?\d|^\W*\$?\d[\d.,]*\s*(?:and|&)\s*\$?\d[\d.,]*\W*$", re.I)  # "14 and 16"
 
 
@@ -79,6 +79,10 @@ def extract_choice(reply: str, displayed: list[str], *, question: str = "") -> C
         return Choice(None, "empty")
     if signals.stopped_thinking(reply, text):
         return Choice(None, "unfinished")
+    if tool_call(text):
+        return Choice(None, "tool-call")
+    if choice_extra.declines_to_verify(text):
+        return Choice(None, "refusal")  # "I'm sorry, but I can't verify historical facts."
     text = _without_prompt(first_item(text), normalise(question), options)
     if not text:
         return Choice(None, "echo-options")
@@ -92,8 +96,13 @@ def extract_choice(reply: str, displayed: list[str], *, question: str = "") -> C
                 text[:len(text) - len(revised)], options, question)[1] == "yesno-yes":
             return Choice(yesno.polar_index(options, "no"), "revised-yesno-no")  # "Yes — well, no: …"
     got = _decide(text, options, kind, question)
+    if got.index is not None and choice_extra.closing_doubt(text):
+        return Choice(None, "hedge")  # "… could be true for Cython. Hard to say."
     if got.index is not None or got.how not in ("unparsed",):
         return got
+    blank = choice_extra.fills_blank(text, options, question)
+    if blank is not None:
+        return Choice(blank, "fills-blank")  # "A hour ago." for "___ hour ago"
     if polarity.REFUSAL.search(text) or re.search(r"\bnone of the (?:above|options)\b|"
                                                   r"\bunable to (?:determine|answer)\b", text, re.I):
         return Choice(None, "refusal")
@@ -155,9 +164,10 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
         if kind == "yesno" and how in _LETTER_RULES and yesno.prose_verdict(
                 _before_statement(text, start), options, question) not in (None, index):
             return Choice(None, "conflicting")  # "… so the statement is right. Answer: A (False)"
-        if how in _LETTER_RULES and values is not None and any(  # "C. 4 … A triangle has 3 sides"
-                h.index != index for h in _restated_values(text, values, question, counts=True)):
-            return Choice(None, "conflicting")
+        if how in _LETTER_RULES and values is not None and (any(  # "C. 4 … A triangle has 3 sides"
+                h.index != index for h in _restated_values(text, values, question, counts=True))
+                or choice_extra.counted(text, values, question) - {index}):
+            return Choice(None, "conflicting")  # "… — four of them. Answer: D" (D = 5)
         return Choice(index, how)
 
     only = letters.only_letter(text, options)
@@ -170,6 +180,7 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     elif kind == "yesno":
         hits += yesno.polar_statements(text, options)
     hits += _text_statements(text, options, values)
+    hits += choice_extra.either_or(text, options) + choice_extra.false_named(text, options, question)
     hit = _pick(sorted(hits, key=lambda h: h.start))
     if hit is not None and hit.tier > 1 and letters.letter_run(text, options):
         return Choice(None, "echo-options")  # "A B C D chloro mito A A nucleus … B? D"
@@ -352,9 +363,9 @@ def _alternative(text: str, start: int, end: int, index: int,
     """Is the value stated at ``start``..``end`` one of several ("x = 7 or x = -7", "Answer:
     18 km/h, 40.5 km/h, 15 km/h")? After "or" any value counts; after a comma, another
     option's value."""
-    if re.search(r"\bor\s+(?:[a-z]\s*=\s*)?$", text[max(0, start - 12):start]):
+    if re.search(r"\b" + OR_WORD + r"\s+(?:[a-z]\s*=\s*)?$", text[max(0, start - 12):start]):
         return True
-    m = re.match(r"[ \t]*(?:[^\W\d]+(?:/[^\W\d]+)?)?[ \t]*(?P<sep>,|\bor\b|\band/or\b)[ \t]*"
+    m = re.match(r"[ \t]*(?:[^\W\d]+(?:/[^\W\d]+)?)?[ \t]*(?P<sep>,|\b" + OR_WORD + r"\b|\band/or\b)[ \t]*"
                  r"(?:[a-z][ \t]*=[ \t]*)?(?=[-$\u20ac\u00a3\d])", text[end:end + 40])
     if m is None:
         return False
@@ -417,7 +428,7 @@ class ChoiceJudge:
     """Judges a multiple-choice reply by the option ``extract_choice`` reads from it."""
 
     compat: bool = False
-    name: str = "choice@4"
+    name: str = "choice@5"
 
     def __call__(self, question: Question, response: Response) -> Judgement:
         if not response.ok:
@@ -440,7 +451,7 @@ class ChoiceJudge:
         )
 
 
-@register("judge", "choice", version=4)
+@register("judge", "choice", version=5)
 def choice(*, compat: bool = False) -> ChoiceJudge:
     """Which option a reply chose: letters, option text, yes/no and numeric values; refusals
     and hedges unmeasured."""

@@ -147,7 +147,7 @@ _AMBIGUOUS = re.compile(r"(?:\s*,\s*(?:[A-Z]|" + _OPEN + r"\s*" + _L + r"\s*" + 
                         + r")(?![A-Za-z0-9]))*"  # "A, B or C are all plausible"
                         r"\s*(?:,\s*)?(?:(?i:or|and|o|ou|oder)\s+|[/&\u6216]\s*)(?:\*\*)?\s*"
                         r"(?:[A-Z\u0410\u0412\u0421\u0415\u041d](?=\s*(?:$|[.,;:!?)\]])|\s+(?i:is|are|"
-                        r"would|could|might|seems?|both|either|all)\b|\s+[-\u2014\u2013])|" + _OPEN + r"\s*"
+                        r"would|could|might|seems?|both|either|all|depending|depends)\b|\s+[-\u2014\u2013])|" + _OPEN + r"\s*"
                         + _L + r"\s*" + _CLOSE + r")")
 _EITHER = re.compile(r"\b(?:either|both|between)\s*$", re.I)
 

@@ -15,7 +15,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from rattle.judges.reply import negated_after, negated_before
+from rattle.judges.reply import OR_WORD, negated_after, negated_before
 
 _CUE = re.compile(
     r"(?:\b(?:answer|response|respuesta|r[ée]ponse|antwort|resposta|risposta)\b(?:\s+(?:here|"
@@ -133,7 +133,7 @@ def choose_text(text: str, options: list[str], skip: frozenset[int] = frozenset(
     if any(h.quoted for h in positive):  # 'The word we want is "a".': the quoted term is named
         positive = [h for h in positive if h.quoted]
     for a, b in itertools.pairwise(positive):
-        if a.index != b.index and re.fullmatch(r"\s*(?:,\s*)?(?:or|and/or)\s+(?:the\s+|a\s+)?",
+        if a.index != b.index and re.fullmatch(r"\s*(?:,\s*)?(?:" + OR_WORD + r"|and/or)\s+(?:the\s+|a\s+)?",
                                                text[a.end:b.start], re.I):
             return None, "ambiguous"  # "honey or silk", "It's Russia or Canada"
     cued = [h for h in positive if any(m.end() <= h.start <= m.end() + 2

@@ -36,7 +36,10 @@ _FILLER = re.compile(r"^(?:[\s\W]|\b(?:well|hmm+|ok(?:ay)?|so|great question|goo
                      r"funnily\s+enough|slightly)\b)+", re.I)
 _NO_IDIOM = (r"(?!\s+(?:doubt|question|problem|wonder|errors?|mistakes?|issues?|inaccurac\w*|information|"
              r"info|evidence|data|details?|mention|indication|records?|context|reason|"
-             r"way\s+(?:to|of|around|out)|one|matter|need|worries|kidding|surprise)\b)")
+             r"way\s+(?:to|of|around|out)|one|matter|need|worries|kidding|surprise|arguments?|"
+             r"dispute|disagreement|denying|complaints?|(?:[\w-]+\s+){1,2}(?:found|detected)|"
+             r"(?:[\w-]+\s+){0,2}(?:were|was)\s+(?:found|detected))\b)")
+# ("No argument there", "No dispute": agreement; "No divisors found.": a finding, no verdict)
 # Verdict words in the languages models answer in besides English (openers: "Sim, é verdade",
 # "Das ist falsch", "否。", "いいえ").
 _COPULA_XL = (r"(?:(?:das|es|c'est|c\s+est|isso|isto|esto|eso|questo|ci\u00f2|dat|het|\u044d\u0442\u043e)"
@@ -104,7 +107,7 @@ UNSURE_AFTER = re.compile(
     r"I\s+(?:could|can))\s+(?:fully\s+)?(?:confirm|verify)|\bnot\s+(?:sure|certain)\s+(?:about|of|"
     r"whether|if))", re.I)
 _HEDGE = re.compile(
-    r"^(?:maybe|perhaps|possibly|it\s+depends|hard\s+to\s+say|difficult\s+to\s+"
+    r"^(?:maybe|perhaps|possibly|(?:it|that|this)\s+depends|hard\s+to\s+say|difficult\s+to\s+"
     r"(?:say|tell|determine|verify)|(?:i'?m|i\s+am)\s+not\s+(?:sure|certain|completely\s+sure|"
     r"entirely\s+sure)|not\s+sure|unsure|i\s+(?:don't|do\s+not)\s+know|sort\s+of|kind\s+of|"
     r"it(?:'s|\s+is)\s+(?:hard|difficult)\s+to\s+(?:say|tell)|i\s+(?:think|believe)\s+"
@@ -140,6 +143,10 @@ _YES = re.compile(
     r"^(?:yes|yeah|yep|yup|yea|da|" + _YES_XL + r"|correct|true|right|indeed|absolutely|exactly|"
     r"definitely|certainly|of\s+course|sure|affirmative|accurate|spot\s+on|precisely|bingo|"
     r"you\s+got\s+it|stimmt|klopt|"
+    # "No argument there —", "No denying it.", "No doubt about it.": agreement idioms
+    r"no\s+(?:arguments?|dispute|disagreement)(?:\s+(?:there|here|from\s+me))?(?=\s*(?:[,.!;:\u2014\u2013-]|$))|"
+    r"no\s+(?:denying|disputing)\s+(?:it|that)\b|no\s+(?:doubt|question)\s+about\s+(?:it|that)"
+    r"(?=\s*(?:[,.!;:\u2014\u2013-]|$))|"
     # "She did — …", "It is.", "Sure is.": a short answer that echoes the claim's verb
     r"(?:(?:he|she|it|they|that|this|there)\s+)?(?:did|does|do|is|was|are|were|has|have|had|can|"
     r"could|will)(?=\s*(?:[,.!;:\u2014\u2013-]|$))|"
@@ -198,7 +205,8 @@ REFUSAL = re.compile(
     re.I)
 HEDGE = re.compile(
     r"\b(?:not\s+sure|unsure|not\s+certain|uncertain|hard\s+to\s+say|difficult\s+to\s+(?:say|"
-    r"determine|verify|tell)|it\s+depends|maybe|perhaps|possibly|might\s+be|may\s+be|could\s+be|"
+    r"determine|verify|tell)|(?:it|that|this)\s+depends|depends\s+on\s+(?:the\s+)?(?:definition|"
+    r"how|what|whether|which|who|your|one's|context|source|interpretation)|maybe|perhaps|possibly|might\s+be|may\s+be|could\s+be|"
     r"i\s+(?:don't|do\s+not)\s+know|no\s+idea|either\b.*\bor\b)", re.I)
 _UNDETERMINED = re.compile(
     r"\bnot\s+necessarily\b|"

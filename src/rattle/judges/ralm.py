@@ -27,7 +27,7 @@ from typing import Literal
 
 from rattle.judges import ralm_lexicon as lex
 from rattle.judges import signals
-from rattle.judges.reply import after_revision, first_item, prepare
+from rattle.judges.reply import after_revision, first_item, json_answer, prepare, tool_call
 
 Mode = Literal["paper", "broad"]
 Prompt = Literal["unans", "conflict", "normal"]
@@ -51,7 +51,8 @@ _ANSWERS_ANYWAY = re.compile(
     r"(?:likely|probably)\b)", re.I)
 
 # Refusing the task is not abstaining for lack of information (unmeasured in broad mode).
-_SORRY = r"(?:(?:(?:I'm|I\s+am)\s+(?:sorry|afraid)|sorry|unfortunately|apologies)[,.]?\s*(?:but\s+)?)?"
+_SORRY = (r"(?:(?:(?:I'm|I\s+am)\s+(?:sorry|afraid)|sorry|unfortunately|apologies|I\s+apologi[sz]e)[,.]?\s*"
+          r"(?:but\s+)?)?(?:as\s+an\s+ai(?:\s+(?:language\s+)?model)?,?\s*)?")
 # "I'm sorry, I can't discuss the deaths of real people", "I'd rather not provide information
 # about political ideologies": the reply declines the topic (an abstention phrase wins).
 _REFUSAL = re.compile(r"^\W*" + _SORRY + r"(?:I|we)(?:\s+|(?='))(?:can't|cannot|can\s+not|won't|"
@@ -60,6 +61,21 @@ _REFUSAL = re.compile(r"^\W*" + _SORRY + r"(?:I|we)(?:\s+|(?='))(?:can't|cannot|
                       r"(?:don't|do\s+not)\s+feel\s+comfortable)\s+(?:help|assist|answer|respond|comply|"
                       r"discuss|say|comment|share|provide|talk|speculate|engage|give|disclose|offer|"
                       r"weigh\s+in)(?:ing)?\b|^\W*as\s+an\s+ai\b", re.I)
+# Declining the topic or the request, not lacking the information: a withholding verb ("I can't
+# provide that information", "I can't assist with that"), a class of questions ("I cannot answer
+# questions related to gambling") or no opinions ("As an AI, I don't have opinions on …"). Only
+# where the sentence speaks of no documents ("I can't provide an answer from these documents"
+# abstains), and inability alone ("I am unable to answer.") stays an abstention.
+_TOPIC_REFUSAL = re.compile(
+    r"^\W*" + _SORRY + r"(?:I|we)\s+(?:can't|cannot|can\s+not|won't|will\s+not|am\s+unable\s+to|'m\s+"
+    r"unable\s+to|(?:am|'m)\s+not\s+(?:able|allowed|permitted)\s+to)\s+(?:help|assist|comply|discuss|share|"
+    r"disclose|comment|talk|speculate|engage|weigh\s+in|provide(?!\s+(?:you\s+with\s+)?(?:an?|the|any)\s+"
+    r"(?:\w+\s+)?answer)|(?:answer|respond\s+to|address)\s+(?:any\s+)?(?:questions?|queries|requests?)\s+"
+    r"(?:about|on|related|regarding|concerning|involving|that))\b|"
+    r"^\W*" + _SORRY + r"I\s+(?:don't|do\s+not)\s+have\s+(?:personal\s+|any\s+)?(?:opinions?|views?|"
+    r"feelings?|beliefs?|preferences?|political\s+\w+)\b", re.I)
+_DOCUMENT_WORDS = re.compile(r"\b(?:documents?|passages?|sources?|context|texts?|provided|given|retrieved)\b",
+                             re.I)
 # Offering the abstention/conflict only as a possibility beside an answer ("Charles III, …
 # so it might be unanswerable", "France, or unanswerable if …", "Rembrandt / unanswerable").
 _TENTATIVE = re.compile(
@@ -273,6 +289,9 @@ def has_content(text: str) -> bool:
     if not words or (len(words.split()) >= 2 and any(i.startswith(words) for i in (
             *_INSTRUCTION_WORDS, *asked))):
         return False  # "… Question: Who won the 2023 Nobel Prize? Answer: Who won the 2023 Nobel"
+    if body.startswith("{") and json_answer(body) is not None and not re.search(r"\w", re.sub(
+            r"\"[\w ]+\"\s*:|\bnull\b", " ", body)):
+        return False  # {"answer": ""}, {"answer": null}: a structured reply left empty
     m = re.search(r"\bAnswer:\s*$", body)
     return not (m and re.search(r"(?:^|\n)\s*(?:Question|Documents):", body))
 
@@ -303,6 +322,11 @@ def unusable(text: str) -> str | None:
             # founded Y. …") or of one abstention counts
     if signals.stopped_thinking(text, body):
         return "unfinished"
+    if tool_call(body):
+        return "tool-call"
+    declined = _TOPIC_REFUSAL.search(body)
+    if declined is not None and not _DOCUMENT_WORDS.search(re.split(r"[.!?\n]", body[declined.start():])[0]):
+        return "refusal"
     if _REFUSAL.search(body) and _first_unnegated(lex.ABSTAIN, body) is None:
         return "refusal"
     asked = len(parts) == 3 and parts[1] == "?" and bool(  # "Wellington? unanswerable …"
@@ -331,8 +355,8 @@ def _alternatives(body: str) -> bool:
 # abstention offered beside a guess: "Unclear from the documents — maybe China?"
 _UNDECIDED = re.compile(
     r"\b(?:not\s+sure|unsure|uncertain|can't\s+tell|cannot\s+tell)\s+(?:whether|if)\s+(?:the\s+)?"
-    r"(?:documents?|passages?|sources?|context|they|this|it)\s+(?:\w+\s+)?(?:answers?|says?|covers?|"
-    r"mentions?|contains?|addresses|counts?|is\s+answerable)\b|"
+    r"(?:documents?|passages?|sources?|context|they|this|it|the\s+question)(?:'s\s+|\s+(?:\w+\s+)?)(?:answers?|says?|"
+    r"covers?|mentions?|contains?|addresses|counts?|(?:is\s+|can\s+be\s+)?answer(?:able|ed))\b|"
     r"\b(?:unclear|not\s+(?:clear|stated|mentioned)|(?:don't|do\s+not|doesn't|does\s+not)\s+"
     r"(?:say|mention|state))\b[^.?!]{0,40}?[.,;\u2014\u2013-]\s*(?:but\s+)?(?:maybe|perhaps|possibly)\s+"
     r"[\w'-]+[^.!]{0,40}\?", re.I)

@@ -112,6 +112,12 @@ ABSTAIN = re.compile(
         r"\u0648\u0645\u0627\u062a|\u0644\u0627\s+\u064a\u0645\u0643\u0646\s+\u0627\u0644\u0625\u062c\u0627"
         r"\u0628\u0629|\u091c\u093e\u0928\u0915\u093e\u0930\u0940\s+\u0928\u0939\u0940\u0902",
         r"\bsin\s+(?:informaci[\u00f3o]n|datos)\b|\bno\s+(?:aparece|figura|consta)\b|"
+        # "not to be found": "Information introuvable", "nicht gefunden", "未找到", "見つかりません"
+        r"\bintrouvables?\b|\bunauffindbar\b|\b(?:nicht|niet|non|pas|no|n[\u00e3a]o)\s+(?:gefunden|gevonden|"
+        r"trouv[\u00e9e]e?s?|trovat[aoie]|encontrad[oa]s?)\b|\bno\s+se\s+(?:encontr[\u00f3o]|hall[\u00f3o])\b|"
+        r"\bnie\s+znaleziono\b|\u043d\u0435\s+\u043d\u0430\u0439\u0434\u0435\u043d|\bbulunamad\u0131\b|"
+        r"\btidak\s+ditemukan\b|\bkh\u00f4ng\s+t\u00ecm\s+th\u1ea5y\b|\u672a\u627e\u5230|\u627e\u4e0d\u5230|"
+        r"\u898b\u3064\u304b\u308a\u307e\u305b\u3093|\u898b\u3064\u304b\u3089\u306a\u3044|\ucc3e\uc744\s*\uc218\s*\uc5c6|"
         # English: "the documents are silent on this", "nothing in the passages says"
         r"\b(?:documents?|passages?|context|sources?|texts?)\s+(?:is|are)\s+silent\b|\bnothing\s+in\s+the\s+"
         r"(?:documents?|passages?|context|sources?|texts?)\b|\b(?:documents?|passages?|context|sources?)\s+"
@@ -159,11 +165,18 @@ def negated_documents(body: str) -> re.Match[str] | None:
 # "Document 2 states 1889. The other documents don't mention a date.": one document answers.
 _OTHER_DOCUMENTS = re.compile(r"\b(?:other|remaining|rest\s+of\s+the)\s+(?:\w+\s+)?(?:documents?|"
                               r"passages?|sources?|texts?|articles?)\b", re.I)
+# "Document 2 is about the 2022 final, not 2023", "On re-reading, Document 2 covers 2022, not
+# 2023": one document set aside by its number (after a lead-in of up to three words).
+_ONE_DOCUMENT = re.compile(r"^\W*(?:(?:but|and|while|whereas|however),?\s+)?(?:(?:[\w-]+\s+){0,2}[\w-]+,\s+)?(?:documents?|docs?|passages?|"
+                           r"sources?)\s*#?\s*\d+(?:'s)?\s+(?!(?:and|or|&|to)\b|,)", re.I)
 
 
 def of_other_documents(body: str, start: int) -> bool:
-    """Is the abstention phrase at ``start`` said of the *other* documents only?"""
-    return bool(_OTHER_DOCUMENTS.search(re.split(r"[.;!?\n]", body[:start])[-1]))
+    """Is the abstention phrase at ``start`` said of only some documents: the *other* ones, or
+    one document named by its number as the subject ("Document 2 is about the 2022 final, not
+    2023")?"""
+    clause = re.split(r"[.;!?\n]", body[:start])[-1]
+    return bool(_OTHER_DOCUMENTS.search(clause) or _ONE_DOCUMENT.match(clause))
 
 
 CONFLICT_BROAD = re.compile(

@@ -33,7 +33,7 @@ _DASHES = str.maketrans({"\u2212": "-", "\u2044": "/", "\u00a0": " ", "\u202f": 
 _REVISION = re.compile(
     r"(?:\bwait\b|\bhold on\b|\bon second thought\b|\bactually,?\s+no\b|\bno,?\s+wait\b|"
     r"(?:[\u2014\u2013]|\s-\s)\s*(?:(?:hmm+|um+|oh|well|no)[,.]?\s+)?actually\b|"
-    r"(?:[\u2014\u2013]|\s-\s)\s*(?:well|hmm+|um+|oh),?\s+no\b|"  # "Yes — well, no: …"
+    r"(?:[\u2014\u2013]|\s-\s)\s*(?:(?:well|hmm+|um+|oh),?\s+)?no(?=\s*[,.:;!])|"  # "Yes — well, no: …", "X — no, …"
     r"(?<=[.!?\u2026])\s+(?:(?:hmm+|um+|oh|well|no)[,.]?\s+)?actually\b(?!\s+(?:is|was|are|were)\b)|"
     r"\bcorrection\s*:|\blet me (?:reconsider|re-?check|correct (?:that|myself))\b|"
     # "… one of Beethoven's... no, sorry, that's wrong", "scratch that", "I misspoke"
@@ -58,6 +58,11 @@ _NEGATED_AFTER = re.compile(
     r"eliminated|excluded)|\b(?:doesn't|does not|don't|do not|isn't|aren't|wasn't|can't|cannot)\b|"
     r"[-:?\u2014\u2013]\s*(?:no|incorrect|wrong|false)\b|\u2717|\u274c|\u2718)", re.I)
 
+
+# "or" in the languages models answer in ("vielleicht 625 oder 675", "peut-être 3 ou 5",
+# "3 или 5", "3 或 5"); not Dutch "of", which is English "of".
+OR_WORD = (r"(?:or|oder|ou|o|\u0438\u043b\u0438|lub|albo|veya|atau|eller|vagy|sau|nebo|alebo|ho\u1eb7c|"
+           r"\u6216(?:\u8005)?|\u307e\u305f\u306f|\ub610\ub294)")
 
 # Words that introduce an answer ("the answer is", "Answer:", "I'd go with", "→", "答案是"): an
 # option's text or value right after one is a statement.
@@ -146,6 +151,8 @@ def normalise(text: str) -> str:
 _ANSWER_TAG = re.compile(r"<(answer|final_answer|final|verdict|choice|label)>\s*(.*?)\s*</\1>",
                          re.I | re.S)
 _TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
+# A model's control tokens ("<|endoftext|>", "<|im_end|>", "[/INST]", "[TOOL_CALLS]") are no text.
+_CONTROL = re.compile(r"<\|[^<>|\s]{1,40}\|>|\[/?(?:INST|PAD|EOS|BOS|UNK|SEP|CLS|TOOL_CALLS)\]")
 _TABLE_RULE = re.compile(r"(?m)^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$\n?")
 
 
@@ -169,13 +176,40 @@ def prepare(reply: str) -> str:
     """Normalised reply text every extractor reads: an ``<answer>X</answer>`` tag is read as
     "Answer: X.", other markup tags are dropped (their text kept), markdown tables become one
     line per row."""
-    text = strip_reasoning(reply or "")
+    text = strip_reasoning(_CONTROL.sub(" ", reply or ""))
     text = _FENCE.sub("\n", text)
     text = _ANSWER_TAG.sub(lambda m: f"\nAnswer: {m.group(2)}.\n", text)
     text = _TAG.sub(lambda m: "\n" if re.match(r"</?(?:p|div|br|li|ul|ol|h\d|tr|td|th|table)\b",
                                                  m.group(0), re.I) else "", text)
     text = _tables(text)
     return re.sub(r"[ \t]{2,}", " ", normalise(text)).strip()
+
+
+_TOOL_KEYS = (frozenset({"name", "function", "tool", "tool_name"}),
+              frozenset({"arguments", "parameters", "args", "input"}))
+
+
+def tool_call(text: str) -> bool:
+    """The (prepared) reply is only a call to a tool or function, no answer: one or more JSON
+    objects with a name and its arguments (``<tool_call>{"name": "calculator", "arguments":
+    {…}}</tool_call>``), nothing else in words."""
+    decoder = json.JSONDecoder()
+    rest, found, i = [], False, 0
+    while (j := text.find("{", i)) >= 0:
+        rest.append(text[i:j])
+        try:
+            obj, i = decoder.raw_decode(text, j)
+        except ValueError:
+            rest.append("{")
+            i = j + 1
+            continue
+        keys = {str(k).lower() for k in obj} if isinstance(obj, dict) else set()
+        if keys & _TOOL_KEYS[0] and keys & _TOOL_KEYS[1]:
+            found = True
+        else:
+            rest.append(text[j:i])
+    rest.append(text[i:])
+    return found and not re.search(r"\w", "".join(rest))
 
 
 def unfinished_reasoning(reply: str) -> bool:

@@ -45,6 +45,13 @@ _POLAR_SO = re.compile(r"[,;\u2014\u2013]\s*(?:and\s+)?(?:so|thus|therefore|henc
                        r"(?:statement|claim|answer))(?:'s|\s+is|\s+must\s+be|\s+would\s+be)\s+)"
                        r"(?P<word>true|false|right|wrong|correct|incorrect|unable\s+to\s+determine|"
                        r"undetermined|cannot\s+be\s+determined)\b", re.I)
+# "I believe the statement is false, since …", 'So the answer "Yes" is false.': a sentence that
+# opens by giving the statement (or the quoted answer) a verdict.
+_POLAR_SAYS = re.compile(r"^\W*(?:(?:so|thus|therefore|hence|overall),?\s+)?(?:(?:I\s+(?:believe|think)|"
+                         r"in\s+my\s+(?:view|opinion)|I'd\s+say),?\s+(?:that\s+)?)?the\s+(?:statement|claim|"
+                         r"(?:given\s+|proposed\s+)?answer\s*[\"\u201c'][^\"\u201d']{1,40}[\"\u201d'])\s+(?:is|was)\s+"
+                         r"(?:(?:therefore|thus|clearly|definitely|simply)\s+)?(?P<word>true|false|correct|"
+                         r"incorrect|right|wrong)\b", re.I)
 _POLAR_CONCLUSION = re.compile(r"^\W*(?:so|thus|therefore|hence|as\s+(?:stated|written|worded)|"
                                r"overall|in\s+short|in\s+conclusion|bottom\s+line|all\s+in\s+all)"
                                r"\b", re.I)
@@ -70,6 +77,13 @@ def polar_statements(text: str, options: list[str]) -> list[Hit]:
         i = polar_index(options, _POLAR_WORDS.get(m.group("word").lower(), "undetermined"))
         if i is not None and not clause_negated(text, m.start()):
             out.append(Hit(i, m.start("word"), 2, "yesno-answer"))
+    for start, sentence in sentences(text):  # "I believe the statement is false, since …"
+        said_m = _POLAR_SAYS.match(sentence)
+        if said_m is not None and not polarity.conditional(sentence[said_m.end():]) and not (
+                _POLAR_CONCLUSION.match(sentence) and polarity.statement(sentence)):  # read below
+            i = polar_index(options, _POLAR_WORDS[said_m.group("word").lower()])
+            if i is not None:
+                out.append(Hit(i, start + said_m.start("word"), 2, "yesno-statement"))
     closing = sentences(text)[-1:]  # "… never part of the Olympic program. True"
     for start, sentence in closing:
         said = YES_OPTIONS.get(sentence.strip(" *_.!").lower())

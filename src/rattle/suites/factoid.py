@@ -105,7 +105,7 @@ class FactoidSuite(Suite):
         self.datasets = [self.dataset or "factoid-claims"]
         self.judge_name = (LLMJudge(self.judge).name if self.judge and self.protocol == "freeform"
                            else RuleJudge.name if self.protocol == "freeform"
-                           else "claims.verdict@4 (yes/no verdict vs the claim's truth)")
+                           else "claims.verdict@5 (yes/no verdict vs the claim's truth)")
         if self.quality is None:
             self.quality = self.protocol == "freeform"
         self._items: list[Item] | None = None

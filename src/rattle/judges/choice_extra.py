@@ -1,0 +1,139 @@
+"""Smaller choice rules added for the fifth dev file (choice.py stays under 500 lines).
+
+- ``either_or``: "either A (Koala) or D (Lemur)", "either Koala or Lemur" leaves two options
+  open (a hit marked ambiguous, so a later commitment still wins);
+- ``false_named``: "D is false — spiders have eight legs" names D when the question asks which
+  statement is false (a NOT-question read as the reply words it);
+- ``fills_blank``: "A hour ago." for 'Which article completes "___ hour ago"?': the question's
+  phrase restated with exactly one option in its blank;
+- ``closing_doubt``: a reply whose last sentence only says the writer is unsure ("Hard to say.",
+  "I'm unsure.") after a verdict: personal uncertainty on a choice item is a hedge;
+- ``declines_to_verify``: "I'm sorry, but I can't verify historical facts.", "As an AI, I cannot
+  verify claims about authorship.": a refusal of the task, not "Unable to determine";
+- ``counted``: "… — four of them. Answer: D" on a "how many" question: the count the reply
+  states, to check a letter against.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rattle.judges import letters, numbers
+from rattle.judges.letters import TOKEN, Hit
+from rattle.judges.reply import OR_WORD, normalise, sentences
+
+__all__ = ["closing_doubt", "counted", "declines_to_verify", "either_or", "false_named",
+           "fills_blank"]
+
+_EITHER = re.compile(r"\beither\s+(?P<a>[^.;!?\n]{1,60}?)\s*,?\s+" + OR_WORD
+                     + r"\s+(?P<b>[^.;!?\n]{1,60}?)(?=\s*(?:[;,.!?\n]|$))", re.I)
+_LEAD_LETTER = re.compile(r"(?:(?:option|choice)\s+)?[(\[]?(?P<l>[A-Z])[)\]]?(?![A-Za-z0-9'])")
+
+
+def _named(side: str, options: list[str]) -> int | None:
+    """The option one side of "either … or …" names: a capital letter, or an option's text."""
+    side = side.strip(" *_\"'")
+    m = _LEAD_LETTER.match(side)
+    if m and m.group("l") not in letters.as_text(options):
+        return letters.letter_index(m.group("l"), len(options))
+    words = " ".join(re.findall(r"[\w.%-]+", side.lower()))
+    found = [i for i, o in enumerate(options) if (t := " ".join(re.findall(r"[\w.%-]+", o.lower())))
+             and (words == t or words.startswith(t + " "))]
+    return found[0] if len(found) == 1 else None
+
+
+def either_or(text: str, options: list[str]) -> list[Hit]:
+    """"either X or Y" naming two different options: an ambiguous hit at the "either"."""
+    out = []
+    for m in _EITHER.finditer(text):
+        a, b = _named(m.group("a"), options), _named(m.group("b"), options)
+        if a is not None and b is not None and a != b:
+            out.append(Hit(a, m.start(), 2, "either", ambiguous=True))
+    return out
+
+
+# "Which statement is false?", "Which of these is NOT true?", "Identify the incorrect claim."
+_ASKS_FALSE = re.compile(r"\b(?:is|are)\s+(?:false|incorrect|untrue|inaccurate|wrong|not\s+(?:true|correct|"
+                         r"accurate))\b|\b(?:false|incorrect|untrue|inaccurate)\s+(?:statement|claim|"
+                         r"option|one|fact)\b", re.I)
+_CALLED_FALSE = re.compile(r"(?<![A-Za-z'])(?:(?:statement|option|choice)\s+)?" + TOKEN
+                           + r"[)\]]?\s+(?:is|was)\s+(?:the\s+)?(?:false|incorrect|untrue|inaccurate|wrong|"
+                           r"not\s+(?:true|correct|accurate))(?:\s+(?:one|statement|claim))?\b", re.I)
+
+
+def false_named(text: str, options: list[str], question: str) -> list[Hit]:
+    """On a question that asks for the false statement, the one letter the reply calls false
+    ("D is false: uracil is found in RNA."); none when it calls several false (elimination)."""
+    if not _ASKS_FALSE.search(question):
+        return []
+    hits = []
+    for m in _CALLED_FALSE.finditer(text):
+        i = letters.token_index(text, m, options)
+        if i is not None:
+            hits.append(Hit(i, m.start(), 2, "letter-is"))
+    return hits if len({h.index for h in hits}) == 1 else []
+
+
+def fills_blank(text: str, options: list[str], question: str) -> int | None:
+    """The one option whose text, put in the question's blank ("___ hour ago"), gives a
+    phrase the reply says ("A hour ago.")."""
+    m = re.search(r"(?P<left>(?:[\w'-]+\s+){0,3})_{2,}(?P<right>(?:\s+[\w'-]+){0,3})", question)
+    if m is None or not (m.group("left").strip() or m.group("right").strip()):
+        return None
+    said = " " + " ".join(re.findall(r"[\w'-]+", normalise(text).lower())) + " "
+    found = []
+    for i, option in enumerate(options):
+        phrase = " ".join(re.findall(r"[\w'-]+", f"{m.group('left')} {option} {m.group('right')}".lower()))
+        if f" {phrase} " in said:
+            found.append(i)
+    return found[0] if len(found) == 1 else None
+
+
+_DOUBT = re.compile(r"^\W*(?:(?:but|though|then\s+again|honestly),?\s+)?(?:(?:it's|it\s+is)\s+)?(?:hard|difficult|"
+                    r"tough)\s+to\s+(?:say|tell)|^\W*(?:(?:but|though|honestly),?\s+)?(?:I'm|I\s+am)\s+(?:not\s+"
+                    r"(?:(?:really|entirely|completely|100%)\s+)?(?:sure|certain|confident)|unsure|uncertain)|"
+                    r"^\W*(?:(?:but|though),?\s+)?(?:not\s+sure|unsure|who\s+knows)\b", re.I)
+
+
+def closing_doubt(text: str) -> bool:
+    """After at least one other sentence, the reply closes with a short sentence that only
+    says the writer is unsure ("Hard to say.", "I'm unsure.", "But I'm not certain.")."""
+    said = sentences(text)
+    if len(said) < 2:
+        return False
+    last = said[-1][1].strip()
+    return bool(_DOUBT.match(last)) and len(re.findall(r"[\w'%]+", last)) <= 7
+
+
+_DECLINES = re.compile(
+    r"^\W*(?:(?:(?:I'm|I\s+am)\s+(?:sorry|afraid)|sorry|unfortunately|apologies|as\s+an\s+ai(?:\s+(?:language\s+)?"
+    r"model)?)[,.]?\s*(?:but\s+)?)+(?:I|we)\s+(?:can't|cannot|can\s+not|am\s+unable\s+to|'m\s+unable\s+to|"
+    r"am\s+not\s+able\s+to|won't)\s+(?:verify|check|fact-check|confirm|validate|judge|evaluate)\b"
+    r"(?P<rest>[^.!?\n]*)", re.I)
+_SOURCE_WORDS = re.compile(r"\b(?:passage|text|context|documents?|information|given|provided|statement|"
+                           r"question|without|from)\b", re.I)
+
+
+def declines_to_verify(text: str) -> bool:
+    """A one-sentence reply that apologises (or says it is an AI) and declines to verify,
+    without saying what it lacks ("I'm sorry, but I can't verify historical facts."): a
+    refusal of the task; "I can't verify this from the passage" stays "Unable to determine"."""
+    m = _DECLINES.match(text)
+    return m is not None and len(sentences(text)) == 1 and not _SOURCE_WORDS.search(m.group("rest"))
+
+
+_COUNT = re.compile(r"(?:^|[\u2014\u2013,:;]\s*|\b(?:that's|that\s+is|there\s+are|there's|makes?|gives?)\s+)"
+                    r"(?P<n>[\w.,]+)\s+(?:of\s+them|in\s+(?:all|total)|altogether)\b", re.I)
+
+
+def counted(text: str, values: list[numbers.Value | None], question: str) -> set[int]:
+    """The options a "how many" question's count names where the reply states it ("— four of
+    them", "that's 4 in total")."""
+    if not re.search(r"\bhow\s+many\b", question, re.I):
+        return set()
+    out = set()
+    for m in _COUNT.finditer(text):
+        stated = numbers.values(m.group("n"))
+        if len(stated) == 1 and (i := numbers.match(stated[0], values)) is not None:
+            out.add(i)
+    return out
