@@ -123,3 +123,18 @@ def test_thresholds_file(tmp_path: Path) -> None:
     good.write_text(json.dumps(Thresholds(0.5, {"semantic": 0.2}, "x").as_json()))
     again = load_thresholds(good)
     assert (again.of("semantic"), again.of("temporal"), again.scorer) == (0.2, 0.5, "x")
+
+
+def test_thresholds_belong_to_their_scorer() -> None:
+    fitted = Thresholds(0.5, {}, "embedded")
+    assert FluencyGate("embedded?n_threads=1", fitted).fitted_for_scorer()  # options aside
+    assert not FluencyGate("openai/gpt-4o-mini", fitted).fitted_for_scorer()
+
+
+def test_library_use_without_a_runner_plans_ungated_variants_and_says_so() -> None:
+    from rattle.suites.factoid import FactoidSuite
+
+    suite = FactoidSuite("attacks", limit=2, attacks="temporal")
+    cases = list(suite.cases())  # no store, no model: the gate cannot score
+    assert cases and suite.notes["fluency_gate"] == "off: no model runner (library use)"
+    assert "fluency_thresholds" not in suite.notes

@@ -90,6 +90,15 @@ def test_slim_picks_the_field_the_edits_belong_to() -> None:
                     composite=False)
     assert searched["seg"] == [["t", "The "], ["e", "Se", "Seine"], ["t", " flows."]]
     assert searched["seg_field"] == "passage" and "frag" not in searched
+    # on the question too: the record's question is the original, the edited one is text_after
+    # (a deletion at a word's end would also "fit" the original)
+    on_search_question = slim(record(target="question", question="Where does the Seine flow?",
+                                     edits=[[15, "Seine", "Sein"]],
+                                     labels={"text_after": "Where does the Sein flow?"}),
+                              composite=False)
+    assert on_search_question["seg"] == [["t", "Where does the "], ["e", "Sein", "Seine"],
+                                         ["t", " flow?"]]
+    assert on_search_question["seg_field"] == "question"
     # a text the edits do not fit falls back to the spans
     misfit = slim(record(edits=[[4, "Seine", "Se"]], labels={"text_after": "No."}), composite=False)
     assert "seg" not in misfit and misfit["frag"] == [["g"], ["e", "Se", "Seine"], ["g"]]

@@ -118,9 +118,10 @@ def slim(r: Mapping[str, Any], *, composite: bool,
     edits = r.get("edits") or []
     if edits:
         fields = () if r.get("target") in UNKEPT_TARGETS else TEXT_FIELDS
-        texts = [(name, r.get(name)) for name in fields]
-        # a search attack's record keeps its whole edited text, whatever it targets
-        texts.append((str(r.get("target") or "text"), (r.get("labels") or {}).get("text_after")))
+        # a search attack's record keeps its whole edited text, whatever it targets (its
+        # question or claim field is the original's): that text first
+        texts = [(str(r.get("target") or "text"), (r.get("labels") or {}).get("text_after"))]
+        texts += [(name, r.get(name)) for name in fields]
         for name, text in texts:
             if isinstance(text, str) and (segments := locate(text, edits)) is not None:
                 out["seg"], out["seg_field"] = segments, name

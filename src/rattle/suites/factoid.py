@@ -35,7 +35,7 @@ from rattle.attacks.claims.generators import ClaimContext, ClaimGenerator, run_a
 from rattle.attacks.documents.base import Dropped
 from rattle.datasets import load_dataset
 from rattle.errors import ConfigError
-from rattle.flows import FlowRunner
+from rattle.flows import FlowRunner, OfflineFlows
 from rattle.items import Document, Edit, Item, Judgement, Query, Response, derived
 from rattle.judges.claims import (FreeformCase, LLMJudge, RuleJudge, agreement, contradiction,
                                   labelled_cases, verdict)
@@ -151,11 +151,22 @@ class FactoidSuite(Suite):
         outcomes = run_attacks(jobs, ctx, attacker=self.attacker, flows=flows)
         if self.attacker:
             self.notes["attacker"] = self.attacker
-        if self.fluency != "none":  # the fluency gate (issue 15), rule-based or model-written
+        if self.fluency != "none" and isinstance(flows, OfflineFlows):
+            # library use without a store: no model may be asked, so the gate cannot score
+            log.warning("the fluency gate needs a model and a store; variants are not gated "
+                           "(run through `rattle run`, or prepare with StoreFlows(Store(...)))")
+            self.notes["fluency_gate"] = "off: no model runner (library use)"
+        elif self.fluency != "none":  # the fluency gate (issue 15), rule-based or model-written
             claims = {(item.id, key): claim_text(item) for key, _ in self.generators()
                       for item in self.items()}
-            outcomes = FluencyGate(self.fluency).apply(outcomes, claims, flows)
+            gate = FluencyGate(self.fluency)
+            outcomes = gate.apply(outcomes, claims, flows)
             self.notes["fluency_gate"] = self.fluency
+            if not gate.fitted_for_scorer():
+                self.notes["fluency_thresholds"] = (
+                    f"fitted for {gate.thresholds.scorer}, not {self.fluency}: fit thresholds for "
+                    "this scorer (python -m rattle.attacks.claims.quality fit)")
+                log.warning("fluency gate: %s", self.notes["fluency_thresholds"])
         dropped: Counter[str] = Counter()
         made: Counter[str] = Counter()
         for (item_id, key), out in sorted(outcomes.items()):
@@ -201,8 +212,6 @@ class FactoidSuite(Suite):
 
     def cases(self) -> Iterator[Case]:
         if "attack_mode" not in self.notes:  # prepare() has not run (library use)
-            from rattle.flows import OfflineFlows
-
             self.prepare(OfflineFlows())
         for case in self._plan():
             docs = self._docs.get(case.variant.label["sent"], ())

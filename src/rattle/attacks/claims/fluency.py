@@ -153,6 +153,12 @@ class FluencyGate:
         self.model = model
         self.thresholds = thresholds or load_thresholds()
 
+    def fitted_for_scorer(self) -> bool:
+        """Whether the thresholds were fitted for this scorer (its options aside: threads and
+        context do not change what it scores). Log-likelihood scales differ between models,
+        so another model's thresholds mean little."""
+        return self.model.split("?", 1)[0] == self.thresholds.scorer.split("?", 1)[0]
+
     def scores(self, pairs: Iterable[tuple[Tag, str, str]],
                flows: FlowRunner | None = None) -> dict[Tag, float | None]:
         """The fluency drop of each (tag, original, text), asked through ``flows``."""

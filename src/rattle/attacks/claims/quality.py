@@ -287,7 +287,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             found = fit_thresholds(read_labelled(args.labelled), scorer=args.scorer,
                                    source=args.labelled.name)
-            args.out.write_text(json.dumps(found.as_json(), indent=2) + "\n", encoding="utf-8")
+            atomic_write_text(args.out, json.dumps(found.as_json(), indent=2) + "\n")
             print(json.dumps(found.as_json(), indent=2))
     except DataError as exc:
         print(f"error: {exc}", file=sys.stderr)
