@@ -28,7 +28,10 @@ def metrics_of(run: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 
 def test_attacks_with_the_embedded_model_offline(tmp_path: Path) -> None:
-    code, out = invoke("run", "factoid.attacks", "--model", "embedded", "--limit", "3",
+    # one llama.cpp thread for the target and the fluency gate's scorer: on a busy two-core
+    # machine two threads spin against each other (docs/engine.md); the gate is on (default)
+    code, out = invoke("run", "factoid.attacks", "--model", "embedded?n_threads=1", "--limit", "3",
+                       "--param", "fluency=embedded?n_threads=1",
                        "--max-tokens", "16", "--out", str(tmp_path / "run"),
                        "--workspace", str(tmp_path / "ws"))
     assert code in (0, 3), out
@@ -38,6 +41,8 @@ def test_attacks_with_the_embedded_model_offline(tmp_path: Path) -> None:
     assert any(m["name"] == "acc_before" for m in metrics)
     assert info["judge"].startswith("claims.verdict@5")
     assert info["suite_notes"]["attack_mode"] == "rules"
+    assert info["suite_notes"]["fluency_gate"] == "embedded?n_threads=1"
+    assert "fluency_thresholds" not in info["suite_notes"]  # fitted for this scorer
     records = [json.loads(line) for line in (tmp_path / "run" / "results.jsonl").open()]
     assert all(r["judge"] for r in records)
     assert any(r["attack"] == "claims.temporal" and r["edits"] for r in records)
@@ -106,8 +111,11 @@ def test_hops_components_forms_and_cloze_tables(tmp_path: Path) -> None:
     for suite, key in (("factoid.hops", "hops"), ("factoid.components", "component"),
                        ("factoid.forms", "form"), ("factoid.cloze", None)):
         run = tmp_path / suite
+        # fluency=none: this test is about the tables; the gate (a language model scoring
+        # every variant) is tested in test_fluency.py, test_quality.py and the embedded run
         code, out = invoke("run", suite, "--model", "scripted/constant?text=No, that is wrong.",
-                           "--limit", "8", "--out", str(run), "--workspace", str(tmp_path / "ws"))
+                           "--limit", "8", "--param", "fluency=none", "--out", str(run),
+                           "--workspace", str(tmp_path / "ws"))
         assert code == 0, (suite, out)
         _, metrics = metrics_of(run)
         asr = [m for m in metrics if m["name"] == "asr"]

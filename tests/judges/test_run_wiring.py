@@ -70,7 +70,7 @@ def test_a_judge_model_resolves_replies_the_rules_cannot_read(tmp_path: Path) ->
 
 def test_a_judge_model_resolves_verdicts_the_rules_cannot_read(tmp_path: Path) -> None:
     out = run(tmp_path, "factoid.attacks", "scripted/constant?text=Hmm, interesting.",
-              attacks="temporal", judge="scripted/constant?text=REJECT")
+              attacks="temporal", judge="scripted/constant?text=REJECT", fluency="none")
     measured = [r for r in out.records if r["claim_true"] is not None]
     assert measured and all(r["status"] == "parsed" for r in measured)
     assert all(r["correct"] == (r["claim_true"] is False) for r in measured)
@@ -82,7 +82,8 @@ def test_the_factoid_suite_reads_verdicts_against_the_claim_it_sent(tmp_path: Pa
     # against the claim sent (verdict(text, claim=...)) accepts it.
     rules = tmp_path / "rules.yaml"
     rules.write_text("'Statement: (.*)': '\\1'\n")
-    out = run(tmp_path, "factoid.attacks", f"scripted/rules?file={rules}", attacks="temporal")
+    out = run(tmp_path, "factoid.attacks", f"scripted/rules?file={rules}", attacks="temporal",
+              fluency="none")
     measured = [r for r in out.records if r["claim_true"] is not None]
     assert measured and all(r["labels"]["verdict"] is True and r["status"] == "parsed"
                             for r in measured)

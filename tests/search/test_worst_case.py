@@ -108,7 +108,8 @@ def test_rcc_consistency(tmp_path: Path) -> None:
 
 
 def test_factoid_attacks(tmp_path: Path) -> None:
-    out = run(tmp_path, "factoid.attacks", "scripted/constant?text=Yes, that is correct.", limit=8)
+    out = run(tmp_path, "factoid.attacks", "scripted/constant?text=Yes, that is correct.", limit=8,
+              fluency="none")  # the metric table, not the fluency gate (tests/factoid)
     worst = by_group(out.metrics, "worst_case_accuracy", ("attack",))
     flips = by_group(out.metrics, "any_flip_rate", ("attack",))
     assert (None,) in worst and (None,) in flips and len(worst) > 1
