@@ -230,3 +230,32 @@ def check_rate(name: str, rate: float) -> float:
     if not 0.0 <= rate <= 1.0:
         raise ConfigError(f"{name}: rate must be in [0, 1], got {rate}")
     return float(rate)
+
+
+Noised = tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]
+
+
+class TextNoise:
+    """The Perturber protocol for noise over an item's attack-target text: a subclass gives
+    ``one(text, key)`` and ``many(texts, keys)``, each result ``(text, edits, *drawn)``, and
+    ``details(drawn)`` names what was drawn for the variant's parameters (nothing by default)."""
+
+    def one(self, text: str, key: int) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def many(self, texts: Sequence[str], keys: Sequence[int]) -> Sequence[tuple[Any, ...]]:
+        raise NotImplementedError
+
+    def details(self, drawn: tuple[Any, ...]) -> dict[str, Any]:
+        return {}
+
+    def __call__(self, item: Item, key: int) -> Noised:
+        target = attack_target(item)
+        text, edits, *drawn = self.one(target_text(item, target), key)
+        return with_text(item, target, text), target, edits, self.details(tuple(drawn))
+
+    def batch(self, items: Sequence[Item], keys: Sequence[int]) -> list[Noised]:
+        targets = [attack_target(item) for item in items]
+        noised = self.many([target_text(i, t) for i, t in zip(items, targets, strict=True)], keys)
+        return [(with_text(item, target, text), target, edits, self.details(tuple(drawn)))
+                for item, target, (text, edits, *drawn) in zip(items, targets, noised, strict=True)]

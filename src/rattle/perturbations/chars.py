@@ -25,8 +25,8 @@ from itertools import accumulate, repeat
 from typing import TYPE_CHECKING, Any
 
 from rattle.errors import ConfigError
-from rattle.items import Edit, Item, Target, attack_target, target_text, with_text
-from rattle.perturbations.base import check_rate, paused_gc
+from rattle.items import Edit
+from rattle.perturbations.base import TextNoise, check_rate, paused_gc
 from rattle.registry import register
 from rattle.seeding import GAMMA, MASK64, MIX1, MIX2, below, splitmix64
 
@@ -69,7 +69,7 @@ def _insert_word(word: str, key: int, at: int, count: int) -> str:
     return "".join(out)
 
 
-class CharNoise:
+class CharNoise(TextNoise):
     """One character operation with its rate and count, applied to one text or a batch."""
 
     drawn_param = "count"  # many() gives (text, edits, count): base.apply_many reads it
@@ -82,17 +82,8 @@ class CharNoise:
         self.count = 1 if op == "insert" and count is None else count
 
     # -- the Perturber protocol: Perturbation passes the item's 64-bit key --------------------
-    def __call__(self, item: Item, key: int) -> tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]:
-        target = attack_target(item)
-        text, edits, c = self.one(target_text(item, target), key)
-        return with_text(item, target, text), target, edits, {"count": c}
-
-    def batch(self, items: Sequence[Item], keys: Sequence[int]) -> list[
-            tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]]:
-        targets = [attack_target(item) for item in items]
-        noised = self.many([target_text(i, t) for i, t in zip(items, targets, strict=True)], keys)
-        return [(with_text(item, target, text), target, edits, {"count": c})
-                for item, target, (text, edits, c) in zip(items, targets, noised, strict=True)]
+    def details(self, drawn: tuple[Any, ...]) -> dict[str, Any]:
+        return {"count": drawn[0]}  # the characters per word drawn for this text
 
     # -- one text ------------------------------------------------------------------------------
     def one(self, text: str, key: int) -> Noise:

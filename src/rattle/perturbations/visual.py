@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from rattle.errors import ConfigError, DataError
-from rattle.items import Edit, Item, Target, attack_target, target_text, with_text
-from rattle.perturbations.base import check_rate, paused_gc
+from rattle.items import Edit
+from rattle.perturbations.base import TextNoise, check_rate, paused_gc
 from rattle.perturbations.words import draws, uniform
 from rattle.registry import register
 from rattle.seeding import splitmix64
@@ -149,26 +149,13 @@ class GlyphTable:
         return self.chars[ch][min(bisect.bisect_right(cum, u * cum[-1]), len(cum) - 1)]
 
 
-class Homoglyphs:
+class Homoglyphs(TextNoise):
     """The homoglyph attack with its rates, applied to one text or a batch."""
 
     drawn_param: str | None = None  # many() draws nothing per text (base.apply_many)
 
     def __init__(self, rate: float, ratio: float, table: GlyphTable) -> None:
         self.rate, self.ratio, self.table = rate, ratio, table
-
-    def __call__(self, item: Item, key: int) -> tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]:
-        target = attack_target(item)
-        text, edits = self.one(target_text(item, target), key)
-        return with_text(item, target, text), target, edits, {}
-
-    def batch(self, items: Sequence[Item], keys: Sequence[int]) -> list[
-            tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]]:
-        targets = [attack_target(item) for item in items]
-        noised = self.many([target_text(i, t) for i, t in zip(items, targets, strict=True)], keys)
-        empty: dict[str, Any] = {}
-        return [(with_text(item, target, text), target, edits, empty)
-                for item, target, (text, edits) in zip(items, targets, noised, strict=True)]
 
     def one(self, text: str, key: int) -> tuple[str, tuple[Edit, ...]]:
         words = text.split(" ")

@@ -33,11 +33,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import compress
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rattle.errors import ConfigError
-from rattle.items import Edit, Item, Target, attack_target, target_text, with_text
-from rattle.perturbations.base import check_rate, paused_gc
+from rattle.items import Edit
+from rattle.perturbations.base import TextNoise, check_rate, paused_gc
 from rattle.registry import register
 from rattle.seeding import below, splitmix64
 
@@ -110,7 +110,7 @@ class _Text:
         self.original = list(words) or [self.sig]
 
 
-class WordNoise:
+class WordNoise(TextNoise):
     """One word operation with its rate, applied to one text or a batch."""
 
     drawn_param: str | None = None  # many() draws nothing per text (base.apply_many)
@@ -129,19 +129,6 @@ class WordNoise:
         return got
 
     # -- the Perturber protocol ----------------------------------------------------------------
-    def __call__(self, item: Item, key: int) -> tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]:
-        target = attack_target(item)
-        text, edits = self.one(target_text(item, target), key)
-        return with_text(item, target, text), target, edits, {}
-
-    def batch(self, items: Sequence[Item], keys: Sequence[int]) -> list[
-            tuple[Item, Target, tuple[Edit, ...], dict[str, Any]]]:
-        targets = [attack_target(item) for item in items]
-        noised = self.many([target_text(i, t) for i, t in zip(items, targets, strict=True)], keys)
-        empty: dict[str, Any] = {}
-        return [(with_text(item, target, text), target, edits, empty)
-                for item, target, (text, edits) in zip(items, targets, noised, strict=True)]
-
     # -- one text ------------------------------------------------------------------------------
     def one(self, text: str, key: int) -> Noise:
         t = _Text(text)
