@@ -209,11 +209,21 @@ def main() -> None:
                              "(lexical stand-in only)")
     parser.add_argument("--skip-methods", action="store_true",
                         help="only the TextAttack comparison")
+    parser.add_argument("--protocol", default="auto", choices=("auto", "letter", "loglik", "single"),
+                        help="how questions are asked (auto: option-letter probabilities on a "
+                             "model that scores, option log-likelihoods on the stand-in, else "
+                             "generated replies)")
     args = parser.parse_args()
     backend, shown = backend_for(args.model, args.threads)
-    # Option log-likelihoods where the backend scores them: graded scores, as TextAttack's
-    # classifiers give (its setting); a generated letter only says whether it changed.
-    protocol = "loglik" if "loglikelihood" in backend.capabilities else "single"
+    # Scores where the backend gives them: graded scores, as TextAttack's classifiers give (its
+    # setting); a generated letter only says whether it changed. On a language model the option
+    # letters' probabilities cost one decoding step per query, the options' log-likelihoods one
+    # prompt evaluation per option; the stand-in scores option texts.
+    protocol = args.protocol
+    if protocol == "auto":
+        scores = "loglikelihood" in backend.capabilities
+        protocol = ("single" if not scores else
+                    "loglik" if isinstance(backend, LexicalStandIn) else "letter")
     budgets = sorted((int(b) for b in args.budgets.split(",")), reverse=True)
     methods = [m for m in args.methods.split(",") if m]
     rcc = args.rcc or default_rcc()

@@ -37,3 +37,22 @@ def test_atomic_write_leaves_no_temporary_file(tmp_path: Path) -> None:
     atomic_write_text(p, "one")
     atomic_write_text(p, "two")
     assert p.read_text() == "two" and sorted(x.name for x in tmp_path.iterdir()) == ["out.txt"]
+
+
+def test_atomic_dir_renames_a_filled_folder_and_drops_a_failed_one(tmp_path: Path) -> None:
+    from rattle.files import atomic_dir
+
+    target = tmp_path / "sub" / "index"
+    with pytest.raises(RuntimeError), atomic_dir(target, "done.txt") as tmp:
+        (tmp / "part.bin").write_bytes(b"x")
+        raise RuntimeError("killed half way")
+    assert not target.exists() and list(target.parent.iterdir()) == []
+    with atomic_dir(target, "done.txt") as tmp:
+        (tmp / "done.txt").write_text("1")
+        assert not target.exists()  # nothing is visible before the block ends
+    assert (target / "done.txt").read_text() == "1"
+    # another process got there first: its copy is kept, this one dropped
+    with atomic_dir(target, "done.txt") as tmp:
+        (tmp / "done.txt").write_text("2")
+    assert (target / "done.txt").read_text() == "1"
+    assert [p.name for p in target.parent.iterdir()] == ["index"]

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -22,6 +25,24 @@ def atomic_write(path: Path, write: Callable[[TextIO], object]) -> None:
 
 def atomic_write_text(path: Path, text: str) -> None:
     atomic_write(path, lambda fh: fh.write(text))
+
+
+@contextmanager
+def atomic_dir(folder: Path, done: str) -> Iterator[Path]:
+    """A temporary folder beside ``folder`` to fill; renamed to ``folder`` when the block
+    ends, removed if it raises. When another process renamed its own copy into place first
+    (its ``done`` file, written last, exists), that copy is kept and this one dropped."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".tmp-{folder.name}-"))
+    try:
+        yield tmp
+        try:
+            tmp.rename(folder)
+        except OSError:
+            if not (folder / done).is_file():
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def jsonl_objects(path: Path, what: str = "") -> Iterator[tuple[int, dict[str, Any]]]:

@@ -151,3 +151,26 @@ def test_the_cli_runs_and_lists_search_parts(tmp_path: Path) -> None:
     bad = CliRunner().invoke(app, ["run", "search.mc", "--model", "scripted/echo",
                                    "--param", "method=beam?size=2", "--workspace", str(tmp_path / "ws")])
     assert bad.exit_code == 2 and "valid options: width (int)" in bad.output
+
+
+def test_search_mc_letter_protocol_scores_the_option_letters(tmp_path: Path) -> None:
+    # The scripted scorer adds 10 to a continuation holding its rule's reply: with the letter
+    # protocol the continuations are the bare letters, so "A" wins while "altitudes" is intact.
+    from rattle.datasets import load_dataset
+    from rattle.suites.search_tasks import choice_query
+
+    item = next(iter(load_dataset("mini-mc")))
+    assert choice_query(item, 0, "letter").choices == tuple(
+        "ABCDEFG"[:len(item.questions[0].options)])
+    assert choice_query(item, 0, "loglik").choices[0].startswith("(A)")
+    path = rules(tmp_path, {r"\baltitudes\b": "A"})
+    out = run(tmp_path, "search.mc", f"scripted/rules?file={path}&default=C", limit=3,
+              transformations="chars.delete", budget=20, protocol="letter", **PLAIN)
+    wins = [r for r in out.records if r["labels"].get("outcome") == "success"]
+    assert wins
+    for r in wins:
+        sub = int(r["case_id"].rsplit("#", 1)[1])
+        q = next(i for i in load_dataset("mini-mc") if r["case_id"].startswith(i.id + "#")).questions[sub]
+        order = q.order or tuple(range(len(q.options)))
+        assert (r["labels"]["answer_before"], r["labels"]["answer_after"]) == (order[0], order[2])
+        assert "altitudes" not in r["labels"]["text_after"]

@@ -15,8 +15,6 @@ import importlib.util
 import json
 import os
 import re
-import shutil
-import tempfile
 import threading
 import warnings
 from functools import lru_cache
@@ -24,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from rattle.errors import MissingExtraError
+from rattle.files import atomic_dir
 
 _LOCK = threading.Lock()
 
@@ -233,19 +232,11 @@ def synonym_table() -> SynonymTable:
     if not (folder / "exceptions.json").is_file():
         with _LOCK:
             words, ranges, names, exceptions = _build_table(_prepare())
-            tmp = Path(tempfile.mkdtemp(dir=folder.parent, prefix=".tmp-syn-"))
-            try:
+            with atomic_dir(folder, "exceptions.json") as tmp:
                 (tmp / "words.txt").write_text("\n".join(words), encoding="utf-8")
                 np.save(tmp / "ranges.npy", ranges)
                 np.save(tmp / "names.npy", names)
                 (tmp / "exceptions.json").write_text(json.dumps(exceptions), encoding="utf-8")
-                try:
-                    tmp.rename(folder)
-                except OSError:  # another process cached it first
-                    if not (folder / "exceptions.json").is_file():
-                        raise
-            finally:
-                shutil.rmtree(tmp, ignore_errors=True)
     return SynonymTable((folder / "words.txt").read_text(encoding="utf-8").split("\n"),
                         np.load(folder / "ranges.npy"), np.load(folder / "names.npy"),
                         json.loads((folder / "exceptions.json").read_text(encoding="utf-8")))

@@ -18,8 +18,6 @@ import math
 import logging
 import os
 import re
-import shutil
-import tempfile
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
@@ -29,6 +27,7 @@ from typing import Annotated, Any
 from rattle.errors import MissingExtraError
 from rattle.registry import register
 from rattle.retrieval.corpus import Corpus
+from rattle.files import atomic_dir
 
 log = logging.getLogger(__name__)
 K1, B = 1.5, 0.75  # bm25s defaults (Lucene BM25; Kamphuis et al., ECIR 2020)
@@ -158,9 +157,7 @@ class BM25Retriever:
         import numpy as np
 
         vocab, data, indices, indptr = self._build()
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(dir=folder.parent, prefix=".tmp-bm25-"))
-        try:
+        with atomic_dir(folder, "params.index.json") as tmp:
             np.save(tmp / "data.csc.index.npy", data)
             np.save(tmp / "indices.csc.index.npy", indices)
             np.save(tmp / "indptr.csc.index.npy", indptr)
@@ -173,13 +170,6 @@ class BM25Retriever:
             # The stop words travel with the index: searching needs no bm25s import.
             (tmp / "rattle.json").write_text(json.dumps(
                 {"settings": settings_key(), "stopwords": sorted(self._stop)}))
-            try:
-                tmp.rename(folder)
-            except OSError:  # built by another process meanwhile
-                if not (folder / "params.index.json").is_file():
-                    raise
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
 
     def _open(self, folder: Path) -> None:
         import numpy as np

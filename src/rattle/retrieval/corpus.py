@@ -21,7 +21,6 @@ import io
 import json
 import mmap
 import os
-import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from typing import Any, overload
 from rattle.datasets.qa import parse_json_line
 from rattle.errors import DataError
 from rattle.items import Document
+from rattle.files import atomic_dir
 
 STORE_VERSION = 1  # bump when the passage store's layout changes
 _HASH_BLOCK = 1 << 20
@@ -222,8 +222,7 @@ def _build_store(p: Path, folder: Path) -> None:
     """Stream the corpus file into ``folder`` (written to a temporary folder, then renamed)."""
     import numpy as np
 
-    tmp = Path(tempfile.mkdtemp(dir=folder.parent, prefix=".tmp-passages-"))
-    try:
+    with atomic_dir(folder, "bounds.npy") as tmp:
         bounds = [0]
         at = 0
         with (tmp / "strings.bin").open("wb") as out:
@@ -236,13 +235,6 @@ def _build_store(p: Path, folder: Path) -> None:
         if len(bounds) == 1:
             raise DataError("the corpus is empty", path=str(p))
         np.save(tmp / "bounds.npy", np.asarray(bounds, dtype=np.int64))
-        try:
-            tmp.rename(folder)
-        except OSError:  # another process stored it first
-            if not (folder / "bounds.npy").is_file():
-                raise
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def load_corpus(path: str | Path) -> Corpus:

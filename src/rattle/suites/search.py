@@ -79,7 +79,7 @@ class SearchSuite(Suite):
     transformations: str = TRANSFORMATIONS
     constraints: str = CONSTRAINTS
     similarity: bool = True
-    protocol: Literal["single", "loglik"] = "single"
+    protocol: Literal["single", "loglik", "letter"] = "single"
     target: str = "auto"
     k: int = 5
     part: str = ""
@@ -253,7 +253,8 @@ Transformations = Annotated[str, "word edits, comma-separated, options after ? (
 Constraints = Annotated[str, "constraints, comma-separated, options after ? (rattle list constraint)"]
 Similarity = Annotated[bool, "report found examples' similarity (all-MiniLM-L6-v2)"]
 SkipInvalid = Annotated[bool, "skip malformed data lines (counted)"]
-Protocol = Annotated[Literal["single", "loglik"], "one question per request, or option log-likelihood"]
+Protocol = Annotated[Literal["single", "loglik", "letter"],
+                     "one question per request, option log-likelihood, or option-letter probability"]
 
 
 @register("suite", "search.mc")
@@ -314,7 +315,7 @@ class PromptSearchSuite(Suite):
     transformations: str = TRANSFORMATIONS
     constraints: str = PROMPT_CONSTRAINTS
     similarity: bool = True
-    protocol: Literal["single", "loglik"] = "single"
+    protocol: Literal["single", "loglik", "letter"] = "single"
     template: str | None = None
     part: str = ""
     skip_invalid: bool = False

@@ -4,7 +4,9 @@ Each task names the attacked text, builds the query for any version of it, and r
 replies into a goal's :class:`~rattle.attacks.search.goals.Answer`:
 
 - :class:`ChoiceTask`: one question of a multiple-choice item, asked with the RCC single-turn
-  prompt (``suites.rcc_protocol``) or by option log-likelihood; the answer is the chosen
+  prompt (``suites.rcc_protocol``), by option log-likelihood (``loglik``: each "(X)option"
+  scored after the prompt) or by the option letters' probabilities as the reply's first token
+  (``letter``, the MMLU-style protocol: one decoding step per query); the answer is the chosen
   option (``judges.choice``); the passage or the question is attacked.
 - :class:`ShortAnswerTask`: short-answer QA with the RALM prompts (``suites.qa``); the
   question or one retrieved passage (the first that holds the answer) is attacked.
@@ -29,7 +31,7 @@ from rattle.matching import squad_normalize
 from rattle.suites.rcc_protocol import single_turn
 
 ChoiceTarget = Literal["passage", "question"]
-ProtocolName = Literal["single", "loglik"]
+ProtocolName = Literal["single", "loglik", "letter"]
 
 
 def words_of(texts: Sequence[str]) -> frozenset[str]:
@@ -44,10 +46,14 @@ def _with_question(item: Item, sub: int, text: str) -> Item:
 
 
 def choice_query(item: Item, sub: int, protocol: ProtocolName) -> Query:
-    """The RCC single-turn query for question ``sub`` (with the options to score, loglik)."""
+    """The RCC single-turn query for question ``sub``, with the continuations to score:
+    each "(X)option" (``loglik``) or each option letter (``letter``)."""
     q = item.questions[sub]
-    choices = (tuple(f"({chr(65 + k)}){o.text}" for k, o in enumerate(q.displayed))
-               if protocol == "loglik" else ())
+    choices: tuple[str, ...] = ()
+    if protocol == "loglik":
+        choices = tuple(f"({chr(65 + k)}){o.text}" for k, o in enumerate(q.displayed))
+    elif protocol == "letter":
+        choices = tuple(chr(65 + k) for k in range(len(q.displayed)))
     return Query((single_turn(item, sub),), question=q.text, choices=choices)
 
 
