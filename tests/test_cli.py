@@ -220,3 +220,29 @@ def test_verbose_reaches_engines_that_take_it() -> None:
     settings = RunConfig(model="scripted/echo", verbose=True).model_settings()
     assert settings == {"verbose": True}
     assert load_model("scripted/echo", **settings).display_name == "scripted/echo"  # not taken
+
+
+def test_dry_run_counts_the_fluency_gate_without_scoring(tmp_path: Path) -> None:
+    # The gate's model is asked nothing in a dry run: its requests are counted, every variant
+    # the rules write is kept in the count, and the store stays empty.
+    from rattle.run.runner import RunConfig, run_suite
+    from rattle.run.store import Store
+
+    def config(fluency: str) -> RunConfig:
+        return RunConfig(suite="factoid.attacks", model="scripted/echo", out=str(tmp_path / "o"),
+                         workspace=str(tmp_path / "ws"), limit=3,
+                         suite_options={"fluency": fluency})
+
+    dry = run_suite(config("scripted/echo"), dry_run=True)
+    ungated = run_suite(config("none"), dry_run=True)
+    assert dry.run_info["cases"] == ungated.run_info["cases"] > 3
+    # one score per distinct text: the three claims and each kept variant
+    assert dry.run_info["prepare_requests"] == {"to_send": dry.run_info["cases"], "cached": 0}
+    assert "prepare_requests" not in ungated.run_info
+    store = Store(str(tmp_path / "ws"))
+    assert store.stats().responses == 0
+    store.close()
+    code, out = invoke("run", "factoid.attacks", "--model", "scripted/echo", "--dry-run",
+                       "--limit", "2", "--param", "fluency=scripted/echo",
+                       "--workspace", str(tmp_path / "ws"))
+    assert code == 0 and "requests to other models" in out, out

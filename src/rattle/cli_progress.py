@@ -76,6 +76,12 @@ def print_summary(outcome: Any) -> None:
                       f"{outcome.estimated_tokens} tokens (prompt + max completion)"
                       + _cost_text(info.get("estimated_cost_usd"), "estimated cost"),
                       soft_wrap=True)
+        prep = info.get("prepare_requests")
+        if prep:
+            console.print(f"before asking: {prep['to_send']} requests to other models (attacker, "
+                          f"fluency gate) to send, {prep['cached']} cached; the cases count every "
+                          "variant the gate would score (attacker variants are not written)",
+                          soft_wrap=True)
         return
     parts: dict[str, list[Any]] = {}
     agreements = [m for m in outcome.metrics if m.name == "judge_agreement"]

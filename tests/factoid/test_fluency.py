@@ -58,8 +58,10 @@ def test_drop_flow_is_the_difference_of_per_character_means() -> None:
     assert done.value.value == pytest.approx(-6.0 / 3 - -15.0 / 5)  # -2 - -3 = 1.0 nats/char
     failed = drop_flow("Ab.", "Abcd.")
     next(failed)
+    # the variant is still asked (a dry run counts both requests); the drop is unmeasured
+    assert failed.send(Completion("", error="boom")) == score_request("Abcd.")
     with pytest.raises(StopIteration) as done:
-        failed.send(Completion("", error="boom"))
+        failed.send(Completion(json.dumps([-15.0])))
     assert done.value.value is None
 
 

@@ -333,16 +333,17 @@ class Executor:
 
 
 def run_flows(model_spec: str, store: Store | None, flows: Iterable[tuple[Any, Flow]],
-              on_result: OnResult) -> ExecStats:
+              on_result: OnResult, *, dry_run: bool = False) -> ExecStats:
     """Drive ``flows`` against a freshly loaded ``model_spec`` (an attacker or a judge) in one
-    event loop, closing the model's connections before the loop ends."""
+    event loop, closing the model's connections before the loop ends. ``dry_run``: answer
+    from the store or count, send nothing (flows get empty placeholders)."""
     from rattle.models import load_model
 
     model = load_model(model_spec)
 
     async def drive() -> ExecStats:
         try:
-            return await Executor(model, store).arun(flows, on_result)
+            return await Executor(model, store, dry_run=dry_run).arun(flows, on_result)
         finally:
             await model.aclose()
 
@@ -363,3 +364,22 @@ class StoreFlows:
     def offline(self, flows: Iterable[tuple[Any, Flow]], on_result: OnResult, *,
                 why: str) -> None:
         run_offline(flows, on_result, why)
+
+
+class DryFlows(StoreFlows):
+    """The :class:`rattle.flows.FlowRunner` of a dry run: a preparing step's requests (an
+    attacker, a fluency gate) are answered from the store or counted, never sent; steps that
+    decide on the answers (the fluency gate) check ``dry_run`` and keep everything."""
+
+    dry_run = True
+
+    def __init__(self, store: Store | None) -> None:
+        super().__init__(store)
+        self.requests_sent = 0
+        self.requests_cached = 0
+
+    def with_model(self, model: str, flows: Iterable[tuple[Any, Flow]],
+                   on_result: OnResult) -> None:
+        stats = run_flows(model, self.store, flows, on_result, dry_run=True)
+        self.requests_sent += stats.requests_sent
+        self.requests_cached += stats.requests_cached

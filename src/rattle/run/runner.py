@@ -24,7 +24,7 @@ from rattle.metrics.core import MetricValue
 from rattle.metrics.judging import ParseRates, parse_warnings
 from rattle.records import Record
 from rattle.run.config import RunConfig, build_suite, build_system
-from rattle.run.executor import ExecStats, Executor, StoreFlows
+from rattle.run.executor import DryFlows, ExecStats, Executor, StoreFlows
 from rattle.run.outputs import fault_point, write_run
 from rattle.run.sink import ResultSink
 from rattle.run.store import Store
@@ -101,7 +101,8 @@ def run_suite(
     run_id = time.strftime("%Y%m%d-%H%M%S") + "-" + short_hash([config.public(), time.time()], 6)
     run_dir = Path(config.out or Path("runs") / f"{suite.name}-{run_id}")
     store = Store(config.workspace)
-    suite.prepare(StoreFlows(store))
+    flows = DryFlows(store) if dry_run else StoreFlows(store)
+    suite.prepare(flows)
     total = suite.count()
     if on_total is not None and total is not None:
         on_total(total)
@@ -136,6 +137,10 @@ def run_suite(
         est_prompt = executor.estimated_prompt_chars // 4
         est_completion = stats.requests_sent * config.max_tokens
         info["estimated_cost_usd"] = cost(price, est_prompt, est_completion)
+        if isinstance(flows, DryFlows) and (flows.requests_sent or flows.requests_cached):
+            # an attacker's or a fluency gate's requests: other models, not in the totals
+            info["prepare_requests"] = {"to_send": flows.requests_sent,
+                                        "cached": flows.requests_cached}
         return RunOutcome(run_dir, run_id, [], stats, info, True, est_prompt + est_completion)
     fault_point("after-requests")
     os.replace(sink.path, run_dir / "results.jsonl")

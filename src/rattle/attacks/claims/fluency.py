@@ -96,10 +96,8 @@ def score_flow(text: str) -> Generator[ScoreRequest, Completion, float | None]:
 def drop_flow(original: str, text: str) -> Generator[ScoreRequest, Completion, float | None]:
     """How much less likely per character ``text`` is than ``original`` (positive: worse)."""
     a = yield from score_flow(original)
-    if a is None:
-        return None
-    b = yield from score_flow(text)
-    return None if b is None else round(a - b, 6)
+    b = yield from score_flow(text)  # asked even when ``a`` failed: a dry run counts both
+    return None if a is None or b is None else round(a - b, 6)
 
 
 def gated_text(out: ClaimAttack) -> str:
@@ -175,6 +173,8 @@ class FluencyGate:
         pairs = [(tag, claims[tag], gated_text(out)) for tag, out in outcomes.items()
                  if isinstance(out, ClaimAttack)]
         drops = self.scores(pairs, flows)
+        if getattr(flows, "dry_run", False):  # counted, not scored: every variant is kept
+            return dict(outcomes)
         result: dict[Tag, Outcome] = {}
         for tag, out in outcomes.items():
             if not isinstance(out, ClaimAttack):
