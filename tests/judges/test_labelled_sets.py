@@ -55,7 +55,7 @@ def test_paper_mode_agreement_is_reported_beside_broad() -> None:
     # The papers' strings alone miss the other phrasings of abstention and conflict.
     paper = {a.set_name: a for a in ag.all_agreements(modes=("paper",)) if a.half == "dev"
              and a.set_name in ("abstain", "conflict")}
-    assert paper["abstain"].extractor == "ralm.abstain@5[paper]"
+    assert paper["abstain"].extractor == "ralm.abstain@6[paper]"
     for set_name, per_file in PAPER_AGREED.items():
         assert (paper[set_name].n, round(paper[set_name].accuracy * 960)) == (960, sum(per_file))
         for part, agreed in zip(ag.dev_parts(set_name), per_file, strict=True):
@@ -113,9 +113,9 @@ def test_judge_agreement_metrics_for_a_run() -> None:
                                              "abstain"]
     assert all(v.name == "judge_agreement" and v.n == 960 and v.value is not None
                and v.value >= ag.GATE for v in dev)
-    assert dev[-1].group["extractor"] == "ralm.abstain@5[broad]"
+    assert dev[-1].group["extractor"] == "ralm.abstain@6[broad]"
     paper = ag.judge_agreement_metrics(["ralm.abstain"], mode="paper")
-    assert paper[0].group["extractor"] == "ralm.abstain@5[paper]"
+    assert paper[0].group["extractor"] == "ralm.abstain@6[paper]"
     assert paper[0].value == pytest.approx(sum(PAPER_AGREED["abstain"]) / 960)
     with pytest.raises(ConfigError, match=r"ralm\.conflict"):
         ag.judge_agreement_metrics(["nosuch"])

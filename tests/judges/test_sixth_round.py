@@ -1,6 +1,7 @@
 """Rule families added for the sixth dev file (dev-f, the fifth round's held-back half), each
 pinned by hand-built replies of its own in other wordings (none is a dev-f reply), with a near
-miss the rule must leave alone. The choice families are in test_sixth_round_choice.py."""
+miss the rule must leave alone. The choice and verdict families are in
+test_sixth_round_choice.py."""
 
 from __future__ import annotations
 
