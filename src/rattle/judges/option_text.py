@@ -272,6 +272,8 @@ def options_in_a_row(text: str, options: list[str]) -> bool:
 def _all_offered(text: str, hits: list[TextHit], n: int) -> bool:
     """Every option, one after another, in a list of commas ending in "or" ("True, False, or
     Unable to determine")."""
+    if n < 2:
+        return False
     for i in range(len(hits) - n + 1):
         run = hits[i:i + n]
         gaps = [text[a.end:b.start] for a, b in itertools.pairwise(run)]
