@@ -260,3 +260,13 @@ def test_a_turn_about_another_event_or_a_date_keeps_the_yes() -> None:
                    "February.", claim=PARIS) is True
     assert verdict("Yes. However, the 2018 Winter Olympics were held in Pyeongchang.",
                    claim="Beijing hosted the Summer Olympics in 2008 and the Winter Olympics in 2022.") is True
+
+
+def test_a_tool_call_carrying_a_verdict_or_an_answer_is_read_by_every_extractor() -> None:
+    from rattle.judges.ralm import classify_reply
+
+    assert verdict('{"name": "submit_verdict", "arguments": {"verdict": "no"}}') is False
+    assert classify_reply('{"name": "submit_answer", "arguments": {"answer": "Paris"}}',
+                          prompt="unans", mode="broad") == "answer"
+    assert classify_reply('{"name": "search", "arguments": {"query": "Paris"}}',
+                          prompt="unans", mode="broad") is None
