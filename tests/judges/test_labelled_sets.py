@@ -1,7 +1,8 @@
 """The labelled sets and the agreement gate (issue 14, item 4): every extractor agrees with the
-hand labels on at least 97% of the dev half; the held-back half agrees exactly as measured and
-published in docs/judging.md (issue 14's 97% is not met there for five of six sets); RALM
-detectors are gated in broad mode, the paper mode's agreement is reported beside it."""
+hand labels on at least 97% of the dev half (dev … dev-f, 960 replies per set); a held-back
+half is reported for exactly the sets that have a ``<set>.heldout.jsonl`` file (none while a
+new one is being written: the fifth round's held-back half became dev-f, docs/judging.md);
+RALM detectors are gated in broad mode, the paper mode's agreement is reported beside it."""
 
 from __future__ import annotations
 
@@ -14,31 +15,30 @@ import pytest
 from rattle.errors import ConfigError, DataError
 from rattle.judges import agreement as ag
 
-
-# Replies read as labelled, of 160, on the held-back half (heldout5, written by two people who
-# never saw the rules; measured once after the fifth round). Any change (rules, relabelling)
-# is made here and in docs/judging.md together, so the published numbers stay the measured ones.
-HELDOUT_AGREED = {"choice.letter": 154, "choice.yesno": 151, "choice.numeric": 154,
-                  "verdict": 158, "abstain": 148, "conflict": 155}
+# Replies of each dev file the paper mode reads as labelled (of 160), dev … dev-f.
+PAPER_AGREED = {"abstain": (117, 126, 125, 123, 124, 113),
+                "conflict": (128, 130, 126, 122, 125, 122)}
 
 
-def test_every_extractor_agrees_on_the_dev_half_and_as_published_on_the_held_back() -> None:
+def test_every_extractor_agrees_on_the_dev_half_and_held_back_halves_are_reported() -> None:
     results = ag.all_agreements()
     halves = {(a.set_name, a.half) for a in results}
-    assert {(s, "dev") for s in ag.SETS} | {(s, "heldout") for s in ag.SETS} == halves
+    with_heldout = {s for s in ag.SETS if (ag.LABELS_DIR / f"{s}.heldout.jsonl").is_file()}
+    assert {(s, "dev") for s in ag.SETS} | {(s, "heldout") for s in with_heldout} == halves
     low = [f"{a.set_name}/{a.half} ({a.extractor}): {a.accuracy:.3f}, misses {list(a.misses)}"
            for a in results if a.half == "dev" and a.accuracy < ag.GATE]
     assert not low, "agreement below 97%:\n" + "\n".join(low)
-    held = {a.set_name: (a.n, round(a.accuracy * a.n)) for a in results if a.half == "heldout"}
-    assert held == {s: (160, n) for s, n in HELDOUT_AGREED.items()}
+    for a in results:
+        if a.half == "heldout":  # every row of the held-back file is measured
+            assert a.n == len(ag.load_labels(a.set_name, "heldout")) > 0
 
 
 @pytest.mark.parametrize("set_name", ag.SETS)
 def test_dev_halves_are_complete_and_varied(set_name: str) -> None:
-    # the dev half is every <set>.dev*.jsonl file: the first one, dev-b, dev-c, dev-d and dev-e
-    assert ag.dev_parts(set_name) == ["dev", "dev-b", "dev-c", "dev-d", "dev-e"]
+    # the dev half is every <set>.dev*.jsonl file: the first one, dev-b, … and dev-f
+    assert ag.dev_parts(set_name) == ["dev", "dev-b", "dev-c", "dev-d", "dev-e", "dev-f"]
     rows = ag.load_labels(set_name, "dev")
-    assert len(rows) == 800 and len({r["id"] for r in rows}) == 800
+    assert len(rows) == 960 and len({r["id"] for r in rows}) == 960
     for part in ag.dev_parts(set_name):
         rows = ag.load_labels(set_name, part=part)
         assert len(rows) == 160
@@ -55,13 +55,12 @@ def test_paper_mode_agreement_is_reported_beside_broad() -> None:
     # The papers' strings alone miss the other phrasings of abstention and conflict.
     paper = {a.set_name: a for a in ag.all_agreements(modes=("paper",)) if a.half == "dev"
              and a.set_name in ("abstain", "conflict")}
-    assert paper["abstain"].extractor == "ralm.abstain@5[paper]"
-    assert (paper["abstain"].n, round(paper["abstain"].accuracy * 800)) == (800, 117 + 126 + 125
-                                                                             + 123 + 124)
-    assert (paper["conflict"].n, round(paper["conflict"].accuracy * 800)) == (800, 128 + 130 + 126
-                                                                               + 122 + 125)
-    dev_b = ag.agreement_for("abstain", part="dev-b", mode="paper")
-    assert (dev_b.half, dev_b.n, round(dev_b.accuracy * 160)) == ("dev-b", 160, 126)
+    assert paper["abstain"].extractor == "ralm.abstain@6[paper]"
+    for set_name, per_file in PAPER_AGREED.items():
+        assert (paper[set_name].n, round(paper[set_name].accuracy * 960)) == (960, sum(per_file))
+        for part, agreed in zip(ag.dev_parts(set_name), per_file, strict=True):
+            one = ag.agreement_for(set_name, part=part, mode="paper")
+            assert (one.half, one.n, round(one.accuracy * 160)) == (part, 160, agreed)
     # what the paper mode misses are abstentions/conflicts it reads as answers
     assert set(paper["abstain"].confusion["abstain"]) == {"abstain", "answer"}
 
@@ -112,12 +111,12 @@ def test_judge_agreement_metrics_for_a_run() -> None:
     dev = [v for v in values if v.group["half"] == "dev"]
     assert [v.group["set"] for v in dev] == ["choice.letter", "choice.yesno", "choice.numeric",
                                              "abstain"]
-    assert all(v.name == "judge_agreement" and v.n == 800 and v.value is not None
+    assert all(v.name == "judge_agreement" and v.n == 960 and v.value is not None
                and v.value >= ag.GATE for v in dev)
-    assert dev[-1].group["extractor"] == "ralm.abstain@5[broad]"
+    assert dev[-1].group["extractor"] == "ralm.abstain@6[broad]"
     paper = ag.judge_agreement_metrics(["ralm.abstain"], mode="paper")
-    assert paper[0].group["extractor"] == "ralm.abstain@5[paper]"
-    assert paper[0].value == pytest.approx((117 + 126 + 125 + 123 + 124) / 800)
+    assert paper[0].group["extractor"] == "ralm.abstain@6[paper]"
+    assert paper[0].value == pytest.approx(sum(PAPER_AGREED["abstain"]) / 960)
     with pytest.raises(ConfigError, match=r"ralm\.conflict"):
         ag.judge_agreement_metrics(["nosuch"])
 
@@ -153,3 +152,18 @@ def test_every_dev_file_is_part_of_the_dev_half(tmp_path: Path) -> None:
         ag.load_labels("verdict", directory=tmp_path)
     with pytest.raises(ConfigError, match="unknown half"):
         ag.label_paths("verdict", "dev-b", directory=tmp_path)
+
+
+def test_the_held_back_half_is_reported_only_where_its_file_exists(tmp_path: Path) -> None:
+    verdict_row = {"id": "v1", "claim": "c", "reply": "Yes.", "label": "accept"}
+    abstain_row = {"id": "a1", "question": "q", "gold": ["x"], "reply": "unanswerable",
+                   "label": "abstain"}
+    (tmp_path / "verdict.dev.jsonl").write_text(json.dumps(verdict_row) + "\n")
+    (tmp_path / "verdict.heldout.jsonl").write_text(json.dumps({**verdict_row, "reply": "No."})
+                                                    + "\n")
+    (tmp_path / "abstain.dev-f.jsonl").write_text(json.dumps(abstain_row) + "\n")
+    got = {(a.set_name, a.half, a.accuracy)
+           for a in ag.all_agreements(modes=("broad", "paper"), directory=tmp_path)}
+    assert got == {("verdict", "dev", 1.0), ("verdict", "heldout", 0.0), ("abstain", "dev", 1.0)}
+    assert ag.present_halves("abstain", directory=tmp_path) == ["dev"]
+    assert ag.label_paths("abstain", "heldout", directory=tmp_path) == []

@@ -11,6 +11,8 @@ yes/no items with their question): used only when the reply carries no verdict w
 - ``affirms_part``: a clause calls a word of the claim right or wrong ("1666 is correct").
 - ``intensifies``: the reply opens with a stronger form of the claim's comparative ("Much
   heavier — …" for "Gold is heavier than water").
+- ``corrects_after_turn``: after a yes, a turn ("However, …") that restates part of the claim with
+  another name or number ("However, the 2018 Winter Olympics were held in Pyeongchang").
 """
 
 from __future__ import annotations
@@ -91,6 +93,46 @@ def sets_aside(text: str, claim: str) -> bool:
                 m.group(2).lower() in said:
             return True
     return False
+
+
+_TURN = re.compile(r"(?:^|[.!?;]\s+|,\s*)(?:however|but|though|although|that\s+said|yet)\b,?\s*", re.I)
+
+
+def corrects_after_turn(text: str, claim: str) -> bool:
+    """After a yes, the reply turns ("However, …", "…, but …") and restates a part of the claim
+    with another name or number in its place: "Yes, Beijing hosted the 2008 Summer Olympics.
+    However, the 2018 Winter Olympics were held in Pyeongchang; Beijing hosted the Winter Games
+    in 2022." for "Beijing hosted … the Winter Olympics in 2018" takes the yes back."""
+    return bool(claim) and any(_replaces_value(text[m.end():], claim) or _held_elsewhere(
+        re.split(r"[.!?;\n]", text[m.end():])[0], claim) for m in _TURN.finditer(text))
+
+
+_MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august",
+                     "september", "october", "november", "december", "monday", "tuesday",
+                     "wednesday", "thursday", "friday", "saturday", "sunday"})
+# "were held in Pyeongchang", "was won by Federer", "was invented by Meucci"
+_PASSIVE_BY = re.compile(r"\b(?:is|was|were|are)\s+(?:\w+ly\s+)?(?:held|hosted|staged|won|invented|written|painted|"
+                         r"discovered|founded|built|located|born|composed|directed|designed|signed|"
+                         r"played|made)\s+(?:in|by|at)\s+(?:the\s+)?(?P<name>[A-Z][\w'-]*)")
+
+
+def _held_elsewhere(sentence: str, claim: str) -> bool:
+    """A sentence that names a part of the claim by two or more of its words, one a name or
+    number of the claim ("the 2018 Winter Olympics") and no number the claim lacks, and says it
+    happened in, at or by a name the claim lacks ("were held in Pyeongchang"), without the
+    claim's other names."""
+    said = re.findall(r"[\w'-]+", sentence)
+    claim_words = re.findall(r"[\w'-]+", claim)
+    own = {w.lower() for w in claim_words if _content(w)}
+    names = {w.lower() for w in claim_words[1:] if _named(w)} | {w.lower() for w in claim_words[:1] if _named(w)
+                                                                   and w.lower() not in _FUNCTION}
+    shared = {w.lower() for w in said if w.lower() in own}
+    m = _PASSIVE_BY.search(sentence)
+    if m is None or len(shared) < 2 or not shared & names or not names - shared or any(
+            w.isdigit() and w not in claim_words for w in said):  # "the 2018 Games" for "… in 2022": another event
+        return False
+    name = m.group("name").lower()
+    return name not in {w.lower() for w in claim_words} and name not in _MONTHS
 
 
 _MORE = re.compile(r"^(?:much|far|way|a\s+lot|even|significantly|considerably|many\s+times)\s+"

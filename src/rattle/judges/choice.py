@@ -90,6 +90,8 @@ def extract_choice(reply: str, displayed: list[str], *, question: str = "") -> C
     revised = after_revision(text)
     if revised is not None:
         got = _decide(revised, options, kind, question)
+        if got.index is not None and choice_extra.closing_doubt(text):
+            return Choice(None, "revised-hedge")  # "Yes. Wait, was it 1905? No, … So maybe."
         if got.index is not None or got.how in _OPEN_CHOICE:
             return Choice(got.index, "revised-" + got.how)  # "… so A. Wait — either A or B"
         if kind == "yesno" and retracts(text) and yesno.yes_no(
@@ -141,7 +143,7 @@ def _pick(hits: list[Hit]) -> Hit | None:
 _LETTER_RULES = frozenset({"only", "final", "label", "boxed", "answer-is", "correct-option",
                            "choose", "so", "my-pick", "believe", "it-is", "letter-is", "bold",
                            "json", "last-line", "conclusion", "mention", "lone-letter", "colon",
-                           "arrow"})
+                           "arrow", "not-but"})
 
 
 def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Choice:
@@ -180,7 +182,8 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     elif kind == "yesno":
         hits += yesno.polar_statements(text, options)
     hits += _text_statements(text, options, values)
-    hits += choice_extra.either_or(text, options) + choice_extra.false_named(text, options, question)
+    hits += choice_extra.either_or(text, options) + choice_extra.false_named(text, options, question) + \
+        choice_extra.not_but(text, options)
     hit = _pick(sorted(hits, key=lambda h: h.start))
     if hit is not None and hit.tier > 1 and letters.letter_run(text, options):
         return Choice(None, "echo-options")  # "A B C D chloro mito A A nucleus … B? D"
@@ -215,7 +218,7 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     lead = equals_option(text, options) if kind != "yesno" else None  # yes/no: read as verdicts
     if lead is not None:  # "81, or maybe 90 — I'm not certain." leaves it open
         return Choice(None, "hedge") if signals.second_guess(text) else Choice(lead, "lead")
-    spans = letters.mention_spans(text, options)
+    spans = [s for s in letters.mention_spans(text, options) if not choice_extra.counterfactual(text, s[1])]
     positive = {i for i, _, rejected in spans if not rejected}
     chopped = signals.cut_off(text) or signals.degenerate(text)
     if len(positive) == 1:
@@ -277,10 +280,15 @@ def _loop(text: str, options: list[str], values: list[numbers.Value | None] | No
     capital of"): every finished sentence that names an option names that one; on numeric
     items the sentences it repeats state one option's value."""
     stated = numbers.values(text) if values is not None else []
-    if len(stated) >= 3 and len({v.value for v in stated}) == 1 and not re.search(
-            r"[^\W\d_]", text):  # "0.25 0.25 0.25 0.25": a loop of one value
+    if len(stated) >= 3 and len({v.value for v in stated}) == 1 and choice_extra.few_words_repeated(
+            text):  # "0.25 0.25 0.25 0.25", "28 days 28 days February …": a loop of one value
         index = numbers.match(stated[0], values or [])
         return Choice(index, "loop") if index is not None else Choice(None, "not-an-option")
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    if len(lines) >= 3 and len(set(lines)) == 1:  # "17+26=43" on every line: a loop of one line
+        got = _decide(lines[0], options, "numeric" if values is not None else "general")
+        if got.index is not None:
+            return Choice(got.index, "loop")
     said_words = set(re.findall(r"[^\W\d_]+", text.lower()))
     own = [i for i, o in enumerate(options) if said_words and said_words <= set(
         re.findall(r"[^\W\d_]+", o.lower()))]
@@ -428,7 +436,7 @@ class ChoiceJudge:
     """Judges a multiple-choice reply by the option ``extract_choice`` reads from it."""
 
     compat: bool = False
-    name: str = "choice@5"
+    name: str = "choice@6"
 
     def __call__(self, question: Question, response: Response) -> Judgement:
         if not response.ok:
@@ -451,7 +459,7 @@ class ChoiceJudge:
         )
 
 
-@register("judge", "choice", version=5)
+@register("judge", "choice", version=6)
 def choice(*, compat: bool = False) -> ChoiceJudge:
     """Which option a reply chose: letters, option text, yes/no and numeric values; refusals
     and hedges unmeasured."""

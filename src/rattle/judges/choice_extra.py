@@ -7,23 +7,32 @@
 - ``fills_blank``: "A hour ago." for 'Which article completes "___ hour ago"?': the question's
   phrase restated with exactly one option in its blank;
 - ``closing_doubt``: a reply whose last sentence only says the writer is unsure ("Hard to say.",
-  "I'm unsure.") after a verdict: personal uncertainty on a choice item is a hedge;
+  "I'm unsure.", "So maybe.") or leaves the choice open ("True or false depends on the
+  definition.", "It could go either way.", "Hard to pick just one.") after a verdict: personal
+  uncertainty on a choice item is a hedge;
 - ``declines_to_verify``: "I'm sorry, but I can't verify historical facts.", "As an AI, I cannot
   verify claims about authorship.": a refusal of the task, not "Unable to determine";
 - ``counted``: "… — four of them. Answer: D" on a "how many" question: the count the reply
   states, to check a letter against.
+
+Added for the sixth dev file: ``not_but`` ("so not C but A" chooses A); ``counterfactual`` ("If
+it were compounded it would be $1,157.63 (C)" names no choice); ``few_words_repeated`` (a loop
+of one value among a few repeated words, "28 days 28 days February February"); ``closing_doubt`` also
+reads a closing sentence that leaves the choice open ("It could go either way.", "Hard to pick
+just one.", "True or false depends on the definition.", "So maybe.").
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from rattle.judges import letters, numbers
 from rattle.judges.letters import TOKEN, Hit
 from rattle.judges.reply import OR_WORD, normalise, sentences
 
-__all__ = ["closing_doubt", "counted", "declines_to_verify", "either_or", "false_named",
-           "fills_blank"]
+__all__ = ["closing_doubt", "counted", "counterfactual", "declines_to_verify", "either_or",
+           "false_named", "few_words_repeated", "fills_blank", "not_but"]
 
 _EITHER = re.compile(r"\beither\s+(?P<a>[^.;!?\n]{1,60}?)\s*,?\s+" + OR_WORD
                      + r"\s+(?P<b>[^.;!?\n]{1,60}?)(?=\s*(?:[;,.!?\n]|$))", re.I)
@@ -61,6 +70,43 @@ _CALLED_FALSE = re.compile(r"(?<![A-Za-z'])(?:(?:statement|option|choice)\s+)?" 
                            r"not\s+(?:true|correct|accurate))(?:\s+(?:one|statement|claim))?\b", re.I)
 
 
+# "so not C but A", "Not (B), but rather (D).", "not option A but option C"
+_NOT_BUT = re.compile(r"\bnot\s+(?:(?:option|choice)\s+)?(?P<x>[(\[]?[A-Z][)\]]?)\s*,?\s+but\s+(?:rather\s+|instead\s+)?"
+                      r"(?:(?:option|choice)\s+)?" + TOKEN, re.I)
+
+
+def not_but(text: str, options: list[str]) -> list[Hit]:
+    """"not X but Y" with two letters: Y is the choice (X is set aside), a statement."""
+    out = []
+    for m in _NOT_BUT.finditer(text):
+        x = letters.letter_index(m.group("x").strip("()[]"), len(options))
+        i = letters.token_index(text, m, options)
+        if x is not None and i is not None and i != x:
+            out.append(Hit(i, m.start("lf") if m.group("lf") else m.start("lb"), 2, "not-but"))
+    return out
+
+
+# "If it were compounded it would be $1,157.63 (C)", "Had the train been late, it would have
+# been (D)", "If we'd rounded, we'd get B": a sentence about what is not the case
+_COUNTERFACTUAL = re.compile(r"^\W*(?:(?:but|and|though|whereas|while),?\s+)?(?:if\s+(?:[\w'$,.-]+\s+){0,5}?(?:were|had|"
+                             r"'d)\b|had\s+(?:it|we|you|they|he|she|the\s+\w+)\s+(?:been|\w+ed)\b)"
+                             r"[^.!?\n]*?\b(?:would|could|might|'d)\b", re.I)
+
+
+def counterfactual(text: str, start: int) -> bool:
+    """Is ``start`` inside a counterfactual sentence ("If it were compounded it would be
+    $1,157.63 (C)")? A letter there is what the answer is not, no choice."""
+    return any(s <= start < s + len(sentence) and _COUNTERFACTUAL.match(sentence)
+               for s, sentence in sentences(text))
+
+
+def few_words_repeated(text: str) -> bool:
+    """Beside its numbers a loop has no words, or at most three different words each said at
+    least twice ("28 days 28 days February February 28 days")."""
+    counts = Counter(re.findall(r"[^\W\d_]+", text.lower()))
+    return not counts or (len(counts) <= 3 and min(counts.values()) >= 2)
+
+
 def false_named(text: str, options: list[str], question: str) -> list[Hit]:
     """On a question that asks for the false statement, the one letter the reply calls false
     ("D is false: uracil is found in RNA."); none when it calls several false (elimination)."""
@@ -90,19 +136,29 @@ def fills_blank(text: str, options: list[str], question: str) -> int | None:
 
 
 _DOUBT = re.compile(r"^\W*(?:(?:but|though|then\s+again|honestly),?\s+)?(?:(?:it's|it\s+is)\s+)?(?:hard|difficult|"
-                    r"tough)\s+to\s+(?:say|tell)|^\W*(?:(?:but|though|honestly),?\s+)?(?:I'm|I\s+am)\s+(?:not\s+"
+                    r"tough)\s+to\s+(?:say|tell|pick|choose|decide)|^\W*(?:(?:but|though|honestly),?\s+)?(?:I'm|I\s+am)\s+(?:not\s+"
                     r"(?:(?:really|entirely|completely|100%)\s+)?(?:sure|certain|confident)|unsure|uncertain)|"
-                    r"^\W*(?:(?:but|though),?\s+)?(?:not\s+sure|unsure|who\s+knows)\b", re.I)
+                    r"^\W*(?:(?:but|though),?\s+)?(?:not\s+sure|unsure|who\s+knows)\b|"
+                    # "So maybe.", "So maybe, maybe not.", "Perhaps."
+                    r"^\W*(?:(?:so|then|thus|hence),?\s+)?(?:maybe|perhaps|possibly)(?:,?\s+(?:maybe|perhaps)\s+not)?\W*$|"
+                    # "True or false depends on the definition.", "It depends on how you count."
+                    r"^\W*(?:(?:but|though|so|and|honestly),?\s+)?(?:(?:true|yes|right)\s+or\s+(?:false|no|wrong)|"
+                    r"whether\s+(?:it's|it\s+is)\s+(?:true|false|right)|it|that|this|the\s+(?:answer|verdict|choice))"
+                    r"\s+(?:really\s+|all\s+|just\s+)?depends\b|"
+                    # "Honestly it could go either way."
+                    r"^\W*(?:(?:but|though|so|honestly),?\s+)?(?:it|this|that)\s+could\s+go\s+either\s+way\b", re.I)
 
 
 def closing_doubt(text: str) -> bool:
     """After at least one other sentence, the reply closes with a short sentence that only
-    says the writer is unsure ("Hard to say.", "I'm unsure.", "But I'm not certain.")."""
+    says the writer is unsure or leaves the choice open ("Hard to say.", "I'm unsure.", "But
+    I'm not certain.", "Hard to pick just one.", "So maybe.", "True or false depends on the
+    definition.", "Honestly it could go either way.")."""
     said = sentences(text)
     if len(said) < 2:
         return False
     last = said[-1][1].strip()
-    return bool(_DOUBT.match(last)) and len(re.findall(r"[\w'%]+", last)) <= 7
+    return bool(_DOUBT.match(last)) and len(re.findall(r"[\w'%]+", last)) <= 9
 
 
 _DECLINES = re.compile(

@@ -104,8 +104,8 @@ def disagrees(text: str, start: int, index: int, options: list[str], *, question
         return True
     sentence = _sentence_before(text, start)
     lead_in = _LEAD_IN.search(sentence)
-    if lead_in is not None:  # "6 × 9 = 54, so the answer is B"
-        clause = sentence[:lead_in.start()]
+    if lead_in is not None and not _agrees_after_lead_in(sentence[lead_in.start():], index, options, values):
+        clause = sentence[:lead_in.start()]  # "6 × 9 = 54, so the answer is B"
         named = _named(clause, options, values, at_end=True) if values is not None else _only_named(
             clause, options)
         restates = values is not None or len(_stems(clause) & _stems(question)) >= 2
@@ -124,6 +124,19 @@ def disagrees(text: str, start: int, index: int, options: list[str], *, question
     polar = _YES_NO.get(options[index].strip().lower().rstrip("."))
     return (polar is not None and said in ("yes", "no") and said != polar) or opens_otherwise(
         text, index, options)
+
+
+_LABEL_END = re.compile(r"(?:[\s\u2014\u2013,:;-]*(?:(?:the|my)\s+)?(?:final\s+)?(?:answer|option|choice)(?:\s+is)?"
+                        r"|\s*(?:\u2192|=>|->))?[\s(\[*:=-]*$", re.I)
+
+
+def _agrees_after_lead_in(between: str, index: int, options: list[str],
+                          values: list[numbers.Value | None] | None) -> bool:
+    """After the lead-in ("so …") the reply itself states the letter's option right before the
+    letter ("Girls are 60%, so boys are 40% → A", "…, so 24 hours give 86,400 s — the answer
+    is A"): that is the result the letter answers, the clause before it is working."""
+    head = _LABEL_END.sub("", between)
+    return _named(head, options, values, at_end=True) == index
 
 
 def opens_otherwise(text: str, index: int, options: list[str]) -> bool:

@@ -313,7 +313,8 @@ def only_letter(text: str, options: list[str]) -> int | None:
         bare = {j for t in re.finditer(TOKEN, m.group(3)) if t.group("lb") and t.group("lb").isupper()
                 and (j := token_index(m.group(3), t, options)) is not None}  # "…, so actually C."
         lead = (bool(m.group(1)) or (m.group(2).isupper() and m.group(2) != "I")) and not \
-            negated_after(core, m.start(3))  # "(A) is wrong because …" rejects it
+            negated_after(core, m.start(3) if m.group(1) else m.end(2))  # "(A) is wrong because …",
+        # "B - no." reject it; "C – the Moon doesn't make its own light" is its reason
         if (lead or any(rest.startswith(_norm(o) + " ") for o in options if _norm(o))) and not (
                 pos | neg | bare) - {i}:
             return i

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from rattle.judges.reply import OR_WORD, negated_after, negated_before
@@ -197,9 +198,23 @@ def _sentences(text: str) -> list[tuple[int, str]]:
             if m.group(0).strip()]
 
 
+def spelled(text: str) -> str:
+    """A lone symbol as its name: a Greek letter ("π" -> "pi", "Δ" -> "delta") or a
+    mathematical symbol ("∞" -> "infinity"); any other text unchanged."""
+    core = text.strip(" \t\n*_`\"'.!")
+    if len(core) != 1:
+        return text
+    name = unicodedata.name(core, "").lower()
+    if name.startswith(("greek small letter ", "greek capital letter ")):
+        return name.split()[-1]
+    return name if unicodedata.category(core) == "Sm" and name else text
+
+
 def equals_option(text: str, options: list[str]) -> int | None:
     """The reply (or its first sentence or clause) is just one option's text ("Canberra.",
-    "A lion!", "Leaves, because …", "Temperature (B)."); a letter beside it must agree."""
+    "A lion!", "Leaves, because …", "Temperature (B)."); a letter beside it must agree. A lone
+    symbol is read by its name: "π" for the option "Pi", "pi" for the option "π"."""
+    text, options = spelled(text), [spelled(o) for o in options]
     parts = re.split(r"((?<=[.!?])\s|\n|,\s|\s[\u2014\u2013]\s|\s(?:because|since|as)\s)", text, maxsplit=1)
     first = parts[0]
     after = re.sub(r"^(?:and\s+|or\s+)?(?:the\s+|a\s+|an\s+)?", "", parts[2], flags=re.I) if len(
@@ -237,9 +252,12 @@ def equals_option(text: str, options: list[str]) -> int | None:
 
 def options_in_a_row(text: str, options: list[str]) -> bool:
     """Three or more options' texts (all of them when fewer) one right after another with
-    nothing but spaces or slashes between ("True False Unable to determine True"):
-    an echo of the options, not a choice."""
+    nothing but spaces or slashes between ("True False Unable to determine True"), or every
+    option offered in one list joined by "or" (the instruction echoed: "Answer with True,
+    False, or Unable to determine."): an echo of the options, not a choice."""
     hits = [h for h in occurrences(text, options) if not h.negated]
+    if _all_offered(text, hits, len(options)):
+        return True
     need, run, seen = min(3, len(options)), 1, {hits[0].index} if hits else set()
     for a, b in itertools.pairwise(hits):
         if re.fullmatch(r"[\s/|]*", text[a.end:b.start]) and b.index not in seen:
@@ -247,5 +265,19 @@ def options_in_a_row(text: str, options: list[str]) -> bool:
         else:
             run, seen = 1, {b.index}
         if run >= need:
+            return True
+    return False
+
+
+def _all_offered(text: str, hits: list[TextHit], n: int) -> bool:
+    """Every option, one after another, in a list of commas ending in "or" ("True, False, or
+    Unable to determine")."""
+    if n < 2:
+        return False
+    for i in range(len(hits) - n + 1):
+        run = hits[i:i + n]
+        gaps = [text[a.end:b.start] for a, b in itertools.pairwise(run)]
+        if len({h.index for h in run}) == n and all(re.fullmatch(r"\s*,\s*|\s*,?\s*(?:or|and/or)\s+", g, re.I)
+                                                     for g in gaps) and re.search(r"\bor\b", gaps[-1], re.I):
             return True
     return False

@@ -231,15 +231,34 @@ _UNDETERMINED = re.compile(
     r"\u043d\u0435\s+(?:\u043c\u043e\u0436\u043d\u0430|\u043c\u043e\u0436\u043d\u043e|"
     r"\u0432\u043e\u0437\u043c\u043e\u0436\u043d\u043e)\s+(?:\u0432\u0438\u0437\u043d\u0430\u0447"
     r"|\u043e\u043f\u0440\u0435\u0434\u0435\u043b|\u0441\u043a\u0430\u0437\u0430\u0442)|"
+    # Russian / Ukrainian in either order: "невозможно/нельзя определить", "определить (это)
+    # невозможно/нельзя", "сказать нельзя", "неизвестно", "нет (данных|информации)"
+    r"(?:\u043d\u0435\u0432\u043e\u0437\u043c\u043e\u0436\u043d\u043e|\u043d\u0435\u043b\u044c"
+    r"\u0437\u044f|\u043d\u0435\u043c\u043e\u0436\u043b\u0438\u0432\u043e)\s+(?:\w+\s+)?"
+    r"(?:\u043e\u043f\u0440\u0435\u0434\u0435\u043b|\u0441\u043a\u0430\u0437\u0430\u0442|"
+    r"\u0443\u0441\u0442\u0430\u043d\u043e\u0432|\u0443\u0437\u043d\u0430\u0442|\u0432\u0438\u0437"
+    r"\u043d\u0430\u0447)|(?:\u043e\u043f\u0440\u0435\u0434\u0435\u043b\u0438\u0442\u044c|\u0441"
+    r"\u043a\u0430\u0437\u0430\u0442\u044c|\u0443\u0441\u0442\u0430\u043d\u043e\u0432\u0438\u0442"
+    r"\u044c|\u0443\u0437\u043d\u0430\u0442\u044c|\u0432\u0438\u0437\u043d\u0430\u0447\u0438\u0442"
+    r"\u0438)\s+(?:\w+\s+){0,2}(?:\u043d\u0435\u0432\u043e\u0437\u043c\u043e\u0436\u043d\u043e|"
+    r"\u043d\u0435\u043b\u044c\u0437\u044f|\u043d\u0435\u043c\u043e\u0436\u043b\u0438\u0432\u043e)|"
+    r"\u043d\u0435\u0438\u0437\u0432\u0435\u0441\u0442\u043d\u043e|\u043d\u0435\u0442\s+(?:"
+    r"\u0434\u0430\u043d\u043d\u044b\u0445|\u0438\u043d\u0444\u043e\u0440\u043c\u0430\u0446\u0438"
+    r"\u0438|\u0441\u0432\u0435\u0434\u0435\u043d\u0438\u0439)|\u0438\u043d\u0444\u043e\u0440\u043c"
+    r"\u0430\u0446\u0438\u0438\s+(?:\w+\s+){0,4}?\u043d\u0435\u0442\b|"
+    # Hindi "cannot be determined / said", "not known" ("निर्धारित नहीं किया जा सकता", "कहा नहीं जा सकता", "पता नहीं")
+    r"\u0928\u093f\u0930\u094d\u0927\u093e\u0930\u093f\u0924\s+\u0928\u0939\u0940\u0902|\u0915"
+    r"\u0939\u093e\s+\u0928\u0939\u0940\u0902\s+\u091c\u093e|\u092a\u0924\u093e\s+\u0928\u0939"
+    r"\u0940\u0902|\u0924\u092f\s+\u0928\u0939\u0940\u0902|"
     r"\u65e0\u6cd5(?:\u786e\u5b9a|\u5224\u65ad)|\u7121\u6cd5(?:\u78ba\u5b9a|\u5224\u65b7)|"
     r"\u5224\u65ad\u3067\u304d(?:\u306a\u3044|\u307e\u305b\u3093)|\u5224\u5225\u4e0d\u80fd|"
     r"\uc54c\s*\uc218\s*\uc5c6|"
     r"\b(?:cannot|can't|can\s+not|unable\s+to|impossible\s+to|not\s+possible\s+to|no\s+way\s+"
     r"(?:to|of))\s+(?:be\s+)?(?:determine[sd]?|tell|told|say|know|known|knowing|decide[sd]?|"
     r"verify|verified|conclude[sd]?|confirm(?:ed)?|be\s+answered)\b|"  # "I can't answer that" refuses
-    # "It might be electric, it might not.", "maybe, maybe not"
+    # "It might be electric, it might not." (the facts leave it open; "maybe, maybe not" is the
+    # writer's own hedge)
     r"\b(?:might|may|could)\s+(?:be\b|have\b|\w+)[^.;]{0,40}?\b(?:might|may|could)\s+not\b|"
-    r"\bmaybe,?\s+maybe\s+not\b|"
     r"\b(?:not|isn't|is\s+not|no|insufficient|lack\s+of|not\s+sufficient|without\s+(?:enough|"
     r"sufficient))\s+(?:enough\s+|sufficient\s+)?(?:information|info|evidence|context|details|"
     r"data)\b|\bundetermin\w*|\bindetermin\w*|\bunknown\b|\bunclear\b|\buncertain\b|\bunable\s+to\s+"
@@ -289,6 +308,13 @@ _MARK = re.compile(r"^[\s*_#>`\"]*(?:\w+\s*:\s*)?(?:(?P<yes>\u2705|\u2714|\u2713
                    r"(?P<no>\u274c|\u2717|\u2718|\u274e|\U0001f44e|\U0001f6ab))")
 
 
+# "I can't say 'No' to this one", "I wouldn't say no": the verdict word the reply declines to
+# say gives the other verdict ("I can't say yes or no" declines both: a refusal).
+_NOT_SAYING = re.compile(r"^(?:i|we)\s+(?:can't|cannot|can\s+not|couldn't|could\s+not|wouldn't|would\s+not|won't|"
+                         r"will\s+not|don't|do\s+not)\s+(?:really\s+|honestly\s+)?(?:say|answer|reply|respond)\s+"
+                         r"(?:with\s+)?['\"]?(?P<w>yes|no|true|false)\b['\"]?(?!\s*(?:or|/|and)\b)", re.I)
+
+
 def opener(clause: str) -> Polarity | None:
     mark = _MARK.match(clause)
     if mark is not None:
@@ -296,6 +322,9 @@ def opener(clause: str) -> Polarity | None:
     text = clean_clause(clause)
     if not text:
         return None
+    declined = _NOT_SAYING.match(text)
+    if declined is not None:
+        return "no" if declined.group("w").lower() in ("yes", "true") else "yes"
     if _BOTH.match(text):
         return "hedge"
     if _PARTIAL.match(text):

@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Literal
 
 from rattle.judges import ralm_lexicon as lex
-from rattle.judges import signals
+from rattle.judges import ralm_mixed, signals
 from rattle.judges.reply import after_revision, first_item, json_answer, prepare, tool_call
 
 Mode = Literal["paper", "broad"]
@@ -209,7 +209,8 @@ def detect_unanswerable(text: str, *, mode: Mode = "paper") -> Detection:
         return Detection(False, "abstains, then answers")
     first = re.match(r"[^.!?\n\u2014\u2013]*[.!?\n\u2014\u2013]", body)  # "Jupiter — the documents …"
     if first and m.start() >= first.end() and len(first.group(0).split()) <= 8 \
-            and _first_unnegated(lex.ABSTAIN, first.group(0)) is None:
+            and _first_unnegated(lex.ABSTAIN, first.group(0)) is None and not _NO_ANSWER_OPENING.search(
+                first.group(0)):  # not "Sorry —", not "The documents don't conflict —"
         return Detection(False, "answers first")  # "Paris. The documents mention no other city."
     contrast = re.search(r"(?:[,(\u2014\u2013]\s*|\s)(?:though|although|but|while|even\s+though)\s", body)
     if contrast is not None and m.start() >= contrast.start() and _answer_clause(
@@ -298,8 +299,10 @@ def has_content(text: str) -> bool:
 
 def unusable(text: str) -> str | None:
     """Why a reply is unmeasured in broad mode, or None: a repetition loop or word salad, a
-    reply cut off inside its reasoning, a refusal of the task ("I can't help with that"), or
-    an answer offered with the abstention or conflict only as a possibility."""
+    reply cut off inside its reasoning or before it answers (``cut-off``), a refusal of the task
+    ("I can't help with that"), or an answer offered with the abstention or conflict only as a
+    possibility, beside an abstention in a sentence of its own, or as one of two candidates
+    (``undecided``; ``ralm_mixed``)."""
     body = _undenied(_body(text, "broad"))
     if _garbled_mix(body):
         return "degenerate"  # "unanswerable Genesis", "Vivaldi\nunanswerable"
@@ -317,9 +320,10 @@ def unusable(text: str) -> str | None:
                                                               "documents", "document"}
         values = set(re.findall(r"\d[\d,.]*\d|\d", body))  # "1912 1913 1912 1913": two answers
         if candidate and (  # a loop that names something before the keyword: "yen yen unanswerable"
-                marks or ((len(said) > 2 or len(values) >= 2) and not _one_statement_loop(body))):
+                marks or ((len(said) > 2 or len(values) >= 2 or signals.word_salad(body))
+                          and not _one_statement_loop(body))):
             return "degenerate"  # a loop of one answer ("Madrid Madrid", "X founded Y. … X
-            # founded Y. …") or of one abstention counts
+            # founded Y. …") or of one abstention counts; "Japan Japan attack attack" is salad
     if signals.stopped_thinking(text, body):
         return "unfinished"
     if tool_call(body):
@@ -329,6 +333,15 @@ def unusable(text: str) -> str | None:
         return "refusal"
     if _REFUSAL.search(body) and _first_unnegated(lex.ABSTAIN, body) is None:
         return "refusal"
+    full = _body(text, "broad")  # with its denied keywords: "{"answer": "H2O", "conflict": false}"
+    reports = bool(_UNANSWERABLE.search(full) or lex.ABSTAIN.search(full) or _CONFLICT_WORD.search(full)
+                   or lex.CONFLICT_BROAD.search(full) or lex.negated_documents(full) or full.startswith("{"))
+    if ralm_mixed.cut_off_before_answer(full, reports=reports):
+        return "cut-off"  # "Based on Document 4, the tallest building in the world is the"
+    if ralm_mixed.both_asserted(body, lambda s: detect_unanswerable(s, mode="broad").found) or (
+            not detect_conflict(body, mode="broad").found and ralm_mixed.either_values(body)) or (
+            reports and ralm_mixed.doubts_itself(body)):
+        return "undecided"  # "Unanswerable from the sources. (For reference, it's the Milky Way.)"
     asked = len(parts) == 3 and parts[1] == "?" and bool(  # "Wellington? unanswerable …"
         _UNANSWERABLE.search(parts[2]) or _CONFLICT_WORD.search(parts[2]))
     doubted = len(parts) == 3 and parts[1] == "?" and bool(  # "Rome? Not sure …", "Austen? The
@@ -354,9 +367,11 @@ def _alternatives(body: str) -> bool:
 # Undecided about the act itself: "I'm not sure whether the documents answer this"; an
 # abstention offered beside a guess: "Unclear from the documents — maybe China?"
 _UNDECIDED = re.compile(
-    r"\b(?:not\s+sure|unsure|uncertain|can't\s+tell|cannot\s+tell)\s+(?:whether|if)\s+(?:the\s+)?"
-    r"(?:documents?|passages?|sources?|context|they|this|it|the\s+question)(?:'s\s+|\s+(?:\w+\s+)?)(?:answers?|says?|"
-    r"covers?|mentions?|contains?|addresses|counts?|(?:is\s+|can\s+be\s+)?answer(?:able|ed))\b|"
+    # "I'm not sure the documents settle this", "not confident this can actually be answered"
+    r"\b(?:not\s+(?:sure|certain|confident|convinced)|unsure|uncertain|doubt|can't\s+tell|cannot\s+tell)\s+"
+    r"(?:(?:whether|if|that)\s+)?(?:the\s+)?(?:documents?|passages?|sources?|context|they|this|it|the\s+question)"
+    r"(?:'s\s+|\s+)(?:(?:can|could)\s+(?:\w+\s+)?be\s+answered|(?:\w+\s+)?(?:answers?|says?|settles?|"
+    r"resolves?|covers?|mentions?|contains?|addresses|counts?|(?:is\s+|can\s+be\s+)?answer(?:able|ed)))\b|"
     r"\b(?:unclear|not\s+(?:clear|stated|mentioned)|(?:don't|do\s+not|doesn't|does\s+not)\s+"
     r"(?:say|mention|state))\b[^.?!]{0,40}?[.,;\u2014\u2013-]\s*(?:but\s+)?(?:maybe|perhaps|possibly)\s+"
     r"[\w'-]+[^.!]{0,40}\?", re.I)
@@ -400,14 +415,21 @@ def _garbled_mix(body: str) -> bool:
     return any((w[0].isupper() or w.isdigit()) and w.lower() not in _KEYWORDS for w in words)
 
 
+# An opening that is no answer: an apology ("I apologize, but …", "Sorry — the passages …") or a
+# clause about the documents ("The documents don't conflict — they simply don't mention …").
+_NO_ANSWER_OPENING = re.compile(r"\b(?:sorry|apologi[sz]e|apologies|unfortunately|regrettably|afraid|alas)\b|"
+                                r"\b(?:documents?|passages?|sources?|context|texts?)\b[^.!?]*?(?:\b(?:not|no|"
+                                r"never)\b|n't\b)", re.I)
+
+
 def _answer_clause(clause: str) -> bool:
     """An opening clause that states an answer: short, about no documents, no hedge."""
     words = re.findall(r"\w+", clause)
     return 0 < len(words) <= 10 and not (
         _UNANSWERABLE.search(clause) or lex.ABSTAIN.search(clause) or _CONFLICT_WORD.search(clause)
-        or _HEDGE_ONLY.fullmatch(clause.strip(" .")) or re.search(
-            r"\b(?:documents?|passages?|sources?|context|texts?|question|information|answer|sorry|"
-            r"unfortunately|based|according|retrieved|provided)\b", clause, re.I))
+        or _HEDGE_ONLY.fullmatch(clause.strip(" .")) or _NO_ANSWER_OPENING.search(clause) or re.search(
+            r"\b(?:documents?|passages?|sources?|context|texts?|question|information|answer|based|"
+            r"according|retrieved|provided)\b", clause, re.I))
 
 
 def _offers_answer(body: str) -> bool:

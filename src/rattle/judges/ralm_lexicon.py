@@ -25,8 +25,8 @@ ABSTAIN = re.compile(
     r"\bweet\s+(?:het\s+)?niet\b|\bvet\s+inte\b|\bved\s+det\s+ikke\b|\bkh\u00f4ng\s+bi\u1ebft\b|"
     r"\btidak\s+tahu\b|\b\u043d\u0435\s+\u0437\u043d\u0430\u044e\b|\uBAA8\uB974\uACA0|"
     r"\b(?:do|does|did)\s+not\s+(?:\w+ly\s+)?(?:mention|say|state|specify|provide|contain|include|give|"
-    r"list|name|indicate|discuss|cover|have|answer)\b|\b(?:don't|doesn't|didn't)\s+(?:\w+ly\s+)?(?:mention|say|"
-    r"state|specify|provide|contain|include|give|list|name|indicate|discuss|cover|have|answer)\b|"
+    r"list|name|indicate|discuss|cover|have(?!\s+to\b)|answer)\b|\b(?:don't|doesn't|didn't)\s+(?:\w+ly\s+)?(?:mention|"
+    r"say|state|specify|provide|contain|include|give|list|name|indicate|discuss|cover|have(?!\s+to\b)|answer)\b|"
     r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't)\s+(?:not\s+)?(?:mentioned|stated|given|"
     r"provided|specified|found|available|included|listed|named|present|contained|discussed|"
     r"addressed)\b|\bnot\s+(?:mentioned|stated|given|provided|specified|found|available|"
@@ -195,6 +195,8 @@ CONFLICT_BROAD = re.compile(
     r"\bmots\u00e4ger\b|\bmodsiger\b|\bmotsier\b|\bristiriid\w*|\bristiriita\w*|\bellentmond\w*|"
     r"\bse\s+contrazic\b|\b\u00e7eli\u015f\w*|\bbertentangan\b|\bm\u00e2u\s+thu\u1eabn\b|"
     r"\u05e1\u05ea\u05d9\u05e8\u05d4|\u05e1\u05d5\u05ea\u05e8\u05d9\u05dd|\u062a\u0646\u0627\u0642\u0636|"
+    # Arabic "conflict / clash" (تعارض, تتعارض, متعارضة; تضارب, متضاربة)
+    r"\u062a\u0639\u0627\u0631\u0636|\u062a\u0636\u0627\u0631\u0628|"
     r"\u0645\u062a\u0646\u0627\u0642\u0636|\u0935\u093f\u0930\u094b\u0927\u093e\u092d\u093e\u0938|"
     r"\u0e02\u0e31\u0e14\u0e41\u0e22\u0e49\u0e07|\u0441\u0443\u043f\u0435\u0440\u0435\u0447\u043d\w*|"
     r"\u77db\u76fe|\u043a\u043e\u043d\u0444\u043b\u0438\u043a\u0442|"
@@ -283,8 +285,19 @@ def documents_differ(body: str) -> bool:
 
 
 
+# "No need to say unanswerable here: …", "there's no reason to call this a conflict", "I don't
+# have to write 'unanswerable'": the keyword is what the reply needn't say.
+_NEEDLESS = re.compile(r"(?:\bno\s+(?:need|reason|call)|\bneedn't|\bneed\s+not|\b(?:don't|do\s+not|doesn't|"
+                       r"does\s+not)\s+(?:need|have)|\b(?:not\s+necessary|unnecessary|pointless))\s+to\s+(?:say|"
+                       r"write|answer|respond(?:\s+with)?|reply(?:\s+with)?|call\s+(?:it|this|that)|flag|"
+                       r"report|declare|claim|mark\s+(?:it|this))\s+(?:(?:an?|it|this)\s+)?[\"'`*]*$", re.I)
+# Arabic negation before a keyword ("لا يوجد تعارض": there is no conflict)
+_NEG_AR = re.compile(r"(?:^|\s)(?:\u0644\u0627|\u0644\u064a\u0633|\u0644\u064a\u0633\u062a|\u0644\u0645|"
+                     r"\u063a\u064a\u0631|\u0628\u062f\u0648\u0646|\u0628\u0644\u0627)(?:\s+\S+)?\s*$")
+
+
 def negated(text: str, start: int) -> bool:
     head = text[max(0, start - 40):start]
     head = re.split(r"[.;:!?\n]|\bbut\b", head)[-1]
-    return bool(re.search(_NEG, head, re.I))
+    return bool(re.search(_NEG, head, re.I) or _NEEDLESS.search(head) or _NEG_AR.search(head))
 

@@ -36,9 +36,10 @@ _REVISION = re.compile(
     r"(?:[\u2014\u2013]|\s-\s)\s*(?:(?:well|hmm+|um+|oh),?\s+)?no(?=\s*[,.:;!])|"  # "Yes — well, no: …", "X — no, …"
     r"(?<=[.!?\u2026])\s+(?:(?:hmm+|um+|oh|well|no)[,.]?\s+)?actually\b(?!\s+(?:is|was|are|were)\b)|"
     r"\bcorrection\s*:|\blet me (?:reconsider|re-?check|correct (?:that|myself))\b|"
-    # "… one of Beethoven's... no, sorry, that's wrong", "scratch that", "I misspoke"
+    # "… one of Beethoven's... no, sorry, that's wrong", "… is 6... sorry, that's 2 × 3", "scratch
+    # that", "I misspoke"
     r"\bno,?\s+sorry\b|\bsorry,\s+(?:no|my\s+(?:mistake|bad))\b|\bscratch\s+that\b|"
-    r"\bI\s+misspoke\b|(?:\.\.\.|\u2026)\s*no\b|"
+    r"\bI\s+misspoke\b|(?:\.\.\.|\u2026)\s*(?:no|sorry)\b|"
     r"\bI (?:was wrong|made a mistake)\b)[\s,.:;!\u2014\u2013-]*(?:\bno\b[\s,.:;!\u2014\u2013-]*)?",
     re.I)
 # Clause boundaries: negation does not reach across them.
@@ -118,10 +119,22 @@ def negated_before(text: str, start: int, *, words: int = 4) -> bool:
     return not _NOT_NEGATING.search(window)
 
 
+# After a dash, a clause with a subject of its own is the letter's reason, not its rejection
+# ("C – the Moon doesn't make its own light", "B — Paris isn't in Italy"); "C — doesn't fit",
+# "D – it isn't right", "A — this option is wrong" still reject.
+_REASON = re.compile(r"^[)\].]?[ \t]*(?:[\u2014\u2013]|\s-)[ \t]*(?!(?:it|this|that|these|those|which|option|choice|"
+                     r"answer|letter|one|no|not|none|never|wrong|incorrect|false)\b)(?:(?:the|a|an|its|their|his|"
+                     r"her|our|some|all|most|many|every)\s+)?[A-Za-z][\w'-]*(?:\s+(?!(?:option|choice|answer|"
+                     r"letter|one)\b)[a-z][\w'-]*){0,2}?\s+(?:doesn't|does\s+not|don't|do\s+not|isn't|is\s+not|"
+                     r"aren't|are\s+not|wasn't|was\s+not|weren't|can't|cannot|never|has\s+no|have\s+no)\b")
+
+
 def negated_after(text: str, end: int) -> bool:
     """Does the clause after the span reject it ("(A) is wrong", "B - no", "(C) can be ruled
-    out", "Option D doesn't fit")?"""
-    return bool(_NEGATED_AFTER.search(text[end:end + 80]))
+    out", "Option D doesn't fit")? Not a reason after a dash with a subject of its own ("C –
+    the Moon doesn't make its own light")."""
+    rest = text[end:end + 80]
+    return bool(_NEGATED_AFTER.search(rest)) and not _REASON.match(rest)
 
 
 def clause_negated(text: str, start: int) -> bool:
@@ -192,7 +205,9 @@ _TOOL_KEYS = (frozenset({"name", "function", "tool", "tool_name"}),
 def tool_call(text: str) -> bool:
     """The (prepared) reply is only a call to a tool or function, no answer: one or more JSON
     objects with a name and its arguments (``<tool_call>{"name": "calculator", "arguments":
-    {…}}</tool_call>``), nothing else in words."""
+    {…}}</tool_call>``), nothing else in words. A call whose arguments carry an answer field
+    (``{"name": "submit", "arguments": {"answer": "C"}}``, ``"letter"``, ``"verdict"``) is an
+    answer, read by ``json_answer``."""
     decoder = json.JSONDecoder()
     rest, found, i = [], False, 0
     while (j := text.find("{", i)) >= 0:
@@ -205,6 +220,9 @@ def tool_call(text: str) -> bool:
             continue
         keys = {str(k).lower() for k in obj} if isinstance(obj, dict) else set()
         if keys & _TOOL_KEYS[0] and keys & _TOOL_KEYS[1]:
+            if isinstance(obj, dict) and any(isinstance(v, dict) and {str(k).lower() for k in v}
+                                             & (_ANSWER_KEYS | _VERDICT_KEYS) for v in obj.values()):
+                return False  # {"tool": "record_answer", "args": {"letter": "B"}} carries the answer
             found = True
         else:
             rest.append(text[j:i])
@@ -256,7 +274,7 @@ def first_item(text: str) -> str:
 
 
 _ANSWER_KEYS = frozenset({"answer", "final_answer", "choice", "option", "verdict", "label",
-                          "selected", "result"})
+                          "selected", "result", "letter"})
 _VERDICT_KEYS = frozenset({"correct", "is_correct", "accurate", "is_accurate", "true", "is_true",
                            "valid", "is_valid", "factual", "is_factual", "agree", "accept"})
 
@@ -281,15 +299,15 @@ def json_answer(text: str) -> str | None:
                 if isinstance(value, (str, int, float)):
                     return str(value)
     # Python-style dicts and loose JSON: {'answer': 'B'}
-    loose = re.search(r"[\"'](?:answer|final_answer|choice|option|verdict|label)[\"']\s*:\s*[\"']?"
+    loose = re.search(r"[\"'](?:answer|final_answer|choice|option|verdict|label|letter)[\"']\s*:\s*[\"']?"
                       r"([^\"',}\n]+)", text, re.I)
     return loose.group(1).strip() if loose else None
 
 
 def sentences(text: str) -> list[tuple[int, str]]:
-    """(start offset, sentence) pairs: split at . ! ? and newlines, keeping decimals whole."""
+    """(start offset, sentence) pairs: split at . ! ? 。 । and newlines, keeping decimals whole."""
     out = []
-    for m in re.finditer(r"(?:[^.!?\n。！？]|\.(?=\d)|\.(?=[A-Za-z]\.))+[.!?。！？]*", text):
+    for m in re.finditer(r"(?:[^.!?\n。！？\u0964\u0965]|\.(?=\d)|\.(?=[A-Za-z]\.))+[.!?。！？\u0964\u0965]*", text):
         s = m.group(0)
         if s.strip():
             out.append((m.start() + len(s) - len(s.lstrip()), s.strip()))

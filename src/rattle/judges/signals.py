@@ -31,13 +31,26 @@ _FUNCTION_END = re.compile(
 
 
 def cut_off(text: str) -> bool:
-    """The reply stops mid-sentence: it ends on ``: , ( -`` or a function word, or inside a
-    quotation or bracket it opened ('… the famous line "Call me')."""
-    if not re.search(r"[.!?\u3002]\W*$", text) and (
-            text.count('"') % 2 == 1 or text.count("(") > text.count(")")):
+    """The reply stops mid-sentence: it ends on ``: , ( -`` or a function word, inside a
+    quotation or bracket it opened ('… the famous line "Call me'), or on the last item of a
+    list before the predicate its earlier items have ("Marlowe wrote Doctor Faustus, Jonson
+    wrote Volpone, and Milton")."""
+    if not re.search(r"[.!?\u3002\u0964\u0965]\W*$", text) and (
+            text.count('"') % 2 == 1 or text.count("(") > text.count(")") or _unfinished_list(text)):
         return True
     core = re.sub(r"[\s*_`#>\"']+$", "", text)
     return bool(core) and bool(_FUNCTION_END.search(core))
+
+
+def _unfinished_list(text: str) -> bool:
+    """The last sentence is a list of two or more clauses of three or more words each, then
+    "and" or "or" and one or two words with no closing mark."""
+    last = re.split(r"[.!?\n\u3002]", text.rstrip())[-1]
+    items = [i.strip() for i in re.split(r"[,;]", last)]
+    if len(items) < 3 or re.search(r"[)\]\"'*]\s*$", text):
+        return False
+    return bool(re.fullmatch(r"(?:and|or)\s+[\w'-]+(?:\s+[\w'-]+)?", items[-1], re.I)) and all(
+        len(i.split()) >= 3 for i in items[-3:-1])
 
 
 def stopped_thinking(reply: str, text: str) -> bool:
@@ -49,8 +62,12 @@ def stopped_thinking(reply: str, text: str) -> bool:
     return unfinished_reasoning(reply) and (cut_off(text) or not re.search(r"[.!?)\]*]\W*$", text))
 
 
+# Letters with their combining vowel signs (Devanagari "हाँ" is one word, not "ह"), not the danda.
+_LETTER_RUN = r"(?:[^\W_]|[\u0900-\u0963\u0966-\u0dff\u0e00-\u0eff])+"
+
+
 def _words(text: str) -> list[str]:
-    return re.findall(r"[^\W_]+(?:'[^\W_]+)?", text.lower())
+    return re.findall(_LETTER_RUN + r"(?:'" + _LETTER_RUN + r")?", text.lower())
 
 
 # A list item ("- 10: not divisible by 4 ✗", "2. …"): lists repeat their phrasing by design.
@@ -83,7 +100,7 @@ def degenerate(text: str) -> bool:
         return False
     repeats = _doubled(words)
     chopped = cut_off(text)
-    unpunctuated = len(words) >= 4 and not re.search(r"[.!?:{}\u3002\uff01\uff1f]", text)
+    unpunctuated = len(words) >= 4 and not re.search(r"[.!?:{}\u3002\uff01\uff1f\u0964\u0965]", text)
     if repeats >= 2 or (repeats and (chopped or unpunctuated)):
         return True
     grams = Counter(tuple(words[i:i + 4]) for i in range(len(words) - 3))
@@ -132,8 +149,9 @@ _UNDECIDED = re.compile(
     r"(?:\u90fd|\u4e24\u8005|\u3069\u3061\u3089\u3082|\u4e21\u65b9|\u4e5f)", re.I)
 
 
-# "which is B. Or maybe A, I always mix these up": a second letter offered after the answer
-_SECOND_GUESS = re.compile(r"(?:\b(?:or|but)\s+(?:maybe|perhaps|possibly|probably)|,\s*(?:maybe|perhaps|possibly)|\b(?:but|though|although)\s+"
+# "which is B. Or maybe A, I always mix these up", "so B... but …, so perhaps A": a second
+# letter offered after the answer
+_SECOND_GUESS = re.compile(r"(?:\b(?:or|but|so)\s+(?:maybe|perhaps|possibly|probably)|,\s*(?:maybe|perhaps|possibly)|\b(?:but|though|although)\s+"
                            r"(?:it|the\s+answer)\s+(?:might|could|may)\s+(?:also\s+|well\s+|just\s+as\s+"
                            r"well\s+)?be)\s+(?:it'?s\s+)?(?:option\s+)?"
                            r"(?:" + _LETTER + r"(?![\w'])|[$\u20ac\u00a3]?\d)", re.I)

@@ -119,6 +119,25 @@ _ASKS = re.compile(r"^\W*(?:\w+\W*$|(?:is|are|was|were|does|do|did|can|could|wou
                    r"right|true|correct|really)\b)", re.I)
 
 
+_CONDITION_CLAUSE = re.compile(r"^\W*(?:if|since|given\s+that|assuming)\s+(?P<cond>[^,;:\u2014\u2013]{3,120}?)"
+                               r"\s*(?:,\s*(?:then\s+)?|\s+then\s+)(?P<rest>\S.*)$", re.I | re.S)
+_FUNCTION = frozenset({"if", "she", "he", "it", "they", "the", "a", "an", "is", "are", "was", "were", "that",
+                       "this", "and", "of", "in", "on", "to", "does", "did", "do", "has", "have", "had",
+                       "his", "her", "their", "its", "all", "we", "you", "i"})
+
+
+def _given_condition(sentence: str, question: str) -> str:
+    """A condition that only restates what the question gives ("If she reads every evening
+    without exception, then yes, …" for "Lisa reads every evening without exception. Did she
+    read last night?") is no condition: the sentence is read from what follows it."""
+    m = _CONDITION_CLAUSE.match(sentence)
+    if m is None or not question:
+        return sentence
+    said = {w[:5] for w in re.findall(r"[a-z0-9]+", m.group("cond").lower()) if w not in _FUNCTION}
+    given = {w[:5] for w in re.findall(r"[a-z0-9]+", question.lower())}
+    return m.group("rest") if said and said <= given else sentence
+
+
 def _clauses(sentence: str) -> list[str]:
     return [c for c in re.split(r"[,;:\u2014\u2013\uff0c]|\s-\s|\bbut\b", sentence) if c.strip()]
 
@@ -149,6 +168,7 @@ def yes_no(text: str, options: list[str], question: str = "") -> tuple[int | Non
     for _, sentence in sentences(text):
         if sentence.rstrip(" *_\"'").endswith("?") and _ASKS.match(sentence):
             continue  # "Right? No — …": a question asks, it does not answer
+        sentence = _given_condition(sentence, question)
         if _CONDITIONAL.match(sentence):
             hedged = hedged or bool(_BOTH_WAYS.search(sentence))
             continue
@@ -177,7 +197,8 @@ def yes_no(text: str, options: list[str], question: str = "") -> tuple[int | Non
                 partial = True  # "Not quite. … So the statement is false." reads on
                 continue
             rest = text[text.find(clause) + len(clause):]
-            if found == "yes" and (polarity.correction(rest) or against_claim.sets_aside(rest, question)):
+            if found == "yes" and (polarity.correction(rest) or against_claim.sets_aside(rest, question)
+                                   or against_claim.corrects_after_turn(rest, question)):
                 found = "no"  # "Yes, except that it was 1945, not 1944.", "Yes, in Paris, not Berlin"
             if found in ("yes", "no"):
                 i = polar_index(options, found)
