@@ -64,6 +64,13 @@ def kind_noun(head: Any) -> Any:
     return None
 
 
+def _name_words(ent: Any) -> bool:
+    """Whether every word of the entity could be part of a person's name: capitalised
+    letters, or a name particle ("van", "da"); no number, no other lower-case word."""
+    return all(t.is_punct or t.lower_ in _PARTICLES or t.lower_ in ("'s", "’s")
+               or (t.text[:1].isupper() and not any(c.isdigit() for c in t.text)) for t in ent)
+
+
 def _locative(head: Any) -> bool:
     return head.dep_ == "pobj" and head.head.lower_ in _LOCATIVE
 
@@ -83,6 +90,8 @@ def kind_of(doc: Any, ent: Any) -> str | None:
         return None
     label = ent.label_
     last = ent[-1].lemma_.lower()
+    if label == "PERSON" and not _name_words(ent):
+        return None  # "0 kelvin", "the 1900s": spaCy's PERSON on a quantity or a lower-case word
     if label == "PERSON" or wordnet_person(name):
         known = wordnet_ancestors(name)
         if _locative(head) or (known and not known & _PERSON):
