@@ -96,3 +96,86 @@ def test_distraction_skips_a_false_fact_that_contradicts_the_name() -> None:
     out = distraction(claim, doc, random.Random(0), placed, fabricated=False)
     assert isinstance(out, ClaimAttack)
     assert out.declarative == "Lake Victoria, which lies on the equator, is the largest lake in Africa."
+
+
+# -- numbers the sentence fixes (numerical manipulation and exaggeration) ------------------------
+@pytest.mark.parametrize(("claim", "number", "reason", "in_scope_only"), [
+    ("The cathedral has the three tallest spires in the region.", "three",
+     "a number after a definite article", False),
+    ("He was the only climber to reach the summit in three attempts.", "three",
+     "a number inside a uniqueness claim", True),
+    ("The expedition found two new species, a frog and a lizard.", "two",
+     "the count of a list the sentence gives", False),
+    ("Dickens published the novel as twenty monthly instalments.", "twenty",
+     "a count of periodic things", False),
+    ("Florence Griffith Joyner set the women's 100 metres world record of 10.49 seconds at the 1988 "
+     "trials in Indianapolis.", "100", "a distance that names an event", False),
+    ("The bowler rolled a perfect game of 300 in the final.", "300", "a number an adjective fixes", False),
+    ("The Seven Sisters, a group of seven chalk cliffs, face the English Channel.", "seven",
+     "a number a name of the sentence also holds", False),
+])
+def test_numbers_the_sentence_fixes(claim: str, number: str, reason: str, in_scope_only: bool) -> None:
+    from rattle.attacks.claims.rules.numerical import fixed, numbers
+
+    doc = CTX.parse(claim)
+    (n,) = [n for n in numbers(claim, doc) if n.text == number]
+    assert fixed(claim, doc, n) == reason
+    assert fixed(claim, doc, n, scope=False) == (None if in_scope_only else reason)
+    for out in every_seed("numerical", claim):  # no other number, no year: nothing to write
+        assert isinstance(out, Dropped), out
+
+
+def test_numbers_the_sentence_leaves_free() -> None:
+    from rattle.attacks.claims.rules.numerical import fixed, numbers
+
+    claim = "The ship carried 300 tonnes of grain to Lisbon."
+    doc = CTX.parse(claim)
+    assert [fixed(claim, doc, n) for n in numbers(claim, doc)] == [None]
+    assert {o.declarative for o in every_seed("numerical", claim, comparator="over", truth=False)
+            if isinstance(o, ClaimAttack)} == {"The ship carried over 400 tonnes of grain to Lisbon."}
+
+
+def test_a_day_of_a_month_is_not_a_quantity() -> None:
+    from rattle.attacks.claims.rules.numerical import numbers
+
+    assert [n.text for n in numbers("The reformed calendar added 30 leap days in 1712.",
+                                    CTX.parse("The reformed calendar added 30 leap days in 1712."))] == ["30"]
+    claim = "The reformed calendar added 30 February as a leap day in 1712."
+    assert numbers(claim, CTX.parse(claim)) == []
+
+
+def test_numerical_writes_a_year_as_before_or_after_a_round_year() -> None:
+    """Not 'in the decade after 1870' (1874 is in it or not, as the reader counts): the round
+    years on either side, labelled by the year."""
+    claim = "The old bridge was opened to traffic in 1874."
+    seen = {}
+    for seed in range(12):
+        out = attack("numerical", claim, seed=seed)
+        assert isinstance(out, ClaimAttack)
+        seen[out.after] = out.claim_true
+    assert seen == {"before 1880": True, "after 1870": True, "before 1870": False, "after 1880": False}
+    # a state has no single date: "after 2000 it was the busiest" reads as "from 2000 on"
+    for out in every_seed("numerical", "In 2008 the harbour was the busiest port in the region."):
+        assert isinstance(out, Dropped), out
+
+
+def test_exaggeration_inflates_no_listed_or_named_count() -> None:
+    for claim in ("Lyell described two new species, a frog and a lizard.",
+                  "Darwin and Wallace, the two naturalists of the voyage, described new species."):
+        for out in every_seed("exaggeration", claim):
+            assert isinstance(out, Dropped), out
+    assert {o.declarative for o in every_seed("exaggeration", "Lyell described two new species in the valley.")
+            if isinstance(o, ClaimAttack)} == {"Lyell described four new species in the valley.",
+                                               "Lyell described three new species in the valley."}
+
+
+def test_exaggeration_makes_only_a_first_that_starts_a_record() -> None:
+    """'the first geologist to map the valley' -> 'the only one' is a record a reader could
+    check; 'his first voyage' -> 'his only voyage' and 'the first era of ...' -> 'the only
+    era' contradict what a series is."""
+    out = attack("exaggeration", "Lyell was the first geologist to map the valley.")
+    assert isinstance(out, ClaimAttack) and out.declarative == "Lyell was the only geologist to map the valley."
+    for claim in ("Lyell made his first voyage to America in 1841.",
+                  "The Tudor period was the first era of English colonial expansion."):
+        for out in every_seed("exaggeration", claim):
+            assert isinstance(out, Dropped), out
