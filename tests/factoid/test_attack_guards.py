@@ -179,3 +179,31 @@ def test_exaggeration_makes_only_a_first_that_starts_a_record() -> None:
                   "The Tudor period was the first era of English colonial expansion."):
         for out in every_seed("exaggeration", claim):
             assert isinstance(out, Dropped), out
+
+
+# -- temporal modification -------------------------------------------------------------------------
+def test_temporal_leaves_approximate_dates() -> None:
+    """'dated to around 1480' -> 'around 1485' is within the date's own fuzz: not clearly false."""
+    out = attack("temporal", "The altarpiece is dated to around 1480.")
+    assert isinstance(out, Dropped) and "approximate" in out.reason
+    for seed in range(10):
+        out = attack("temporal", "The altarpiece is dated to around 1480 and was moved to the chapel in 1512.",
+                     seed=seed)
+        assert isinstance(out, ClaimAttack) and out.start > 40 and "1480" in (out.declarative or ""), out
+
+
+def test_a_false_decade_is_the_nearer_neighbour() -> None:
+    """1893 -> 'the 1880s', never 'the 1870s' or 'the 1910s'; 1897's nearer neighbour is 'the
+    1900s', which also means the century: no false decade for it."""
+    seen = {}
+    for seed in range(30):
+        out = attack("temporal", "The observatory was founded in 1893.", seed=seed, kind="vague")
+        assert isinstance(out, ClaimAttack)
+        seen[out.after] = out.claim_true
+    assert {k: v for k, v in seen.items() if k.endswith("0s")} == {"in the 1880s": False, "in the 1890s": True}
+    decades = set()
+    for seed in range(30):
+        out = attack("temporal", "The observatory was founded in 1897.", seed=seed, kind="vague")
+        if isinstance(out, ClaimAttack) and out.after.endswith("0s"):
+            decades.add((out.after, out.claim_true))
+    assert decades == {("in the 1890s", True)}
