@@ -207,3 +207,33 @@ def test_a_false_decade_is_the_nearer_neighbour() -> None:
         if isinstance(out, ClaimAttack) and out.after.endswith("0s"):
             decades.add((out.after, out.claim_true))
     assert decades == {("in the 1890s", True)}
+
+
+# -- facts reversal ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(("claim", "reason"), [
+    ("Rachel Carson's Silent Spring, published in 1962, prompted a ban on DDT the following year.",
+     "a time told relative to the part of the sentence the question drops"),
+    ("Richard Feynman worked at Los Alamos during the Second World War.",
+     "a verb many subjects share: the question has many answers"),
+    ("The metric system was adopted by France in 1795.",
+     "a verb many subjects share: the question has many answers"),
+    ("Galileo Galilei used a telescope to observe the moons of Jupiter.",
+     "a verb many subjects share: the question has many answers"),
+    ("Pink Floyd's eighth album, The Dark Side of the Moon, released in March 1973, spent 937 weeks "
+     "on the Billboard chart.", "more than the verb's auxiliaries between the subject and the verb"),
+    ("The Atacama is one of the driest places on Earth.", "'one of' the many: the question has many answers"),
+])
+def test_reversal_asks_only_questions_with_one_answer(claim: str, reason: str) -> None:
+    for out in every_seed("reversal", claim, seeds=2):
+        assert isinstance(out, Dropped) and out.reason.startswith(reason), out
+
+
+def test_reversal_still_asks_what_singles_out_its_answer() -> None:
+    for claim, question in [
+        ("Galileo Galilei first used a telescope to observe the moons of Jupiter.",
+         "Who first used a telescope to observe the moons of Jupiter?"),  # "first" singles it out
+        ("Gustave Eiffel designed the Garabit viaduct in 1880.", "Who designed the Garabit viaduct in 1880?"),
+        ("The Atacama is the driest desert on Earth.", "What is the driest desert on Earth?"),
+    ]:
+        out = attack("reversal", claim)
+        assert isinstance(out, ClaimAttack) and out.question == question, out
