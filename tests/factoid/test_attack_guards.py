@@ -237,3 +237,24 @@ def test_reversal_still_asks_what_singles_out_its_answer() -> None:
     ]:
         out = attack("reversal", claim)
         assert isinstance(out, ClaimAttack) and out.question == question, out
+
+
+# -- question form -------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("claim", "question"), [
+    # two verbs sharing the subject: do-support puts both in the base form
+    ("The river rises in the Alps and flows into the Adriatic Sea.",
+     "Does the river rise in the Alps and flow into the Adriatic Sea?"),
+    # an inverted auxiliary cannot carry the second verb
+    ("The company was founded in 1901 and became the largest brewer in the country.",
+     "Is it true that the company was founded in 1901 and became the largest brewer in the country?"),
+    # the parser takes the participle for the main verb: no "Did the Battle ..., fight ..., ended"
+    ("The Battle of Bosworth Field, fought in 1485 in Leicestershire, ended the Wars of the Roses.",
+     "Is it true that the Battle of Bosworth Field, fought in 1485 in Leicestershire, ended the Wars of the Roses?"),
+    # a title keeps its capital; a bare mass noun does not
+    ("Woman with a Parasol is a painting by Claude Monet from 1875.",
+     "Is Woman with a Parasol a painting by Claude Monet from 1875?"),
+    ("Lightning often strikes tall buildings.", "Does lightning often strike tall buildings?"),
+])
+def test_question_forms_of_passive_and_two_verb_sentences(claim: str, question: str) -> None:
+    out = attack("question", claim)
+    assert isinstance(out, ClaimAttack) and out.question == question
