@@ -258,3 +258,25 @@ def test_reversal_still_asks_what_singles_out_its_answer() -> None:
 def test_question_forms_of_passive_and_two_verb_sentences(claim: str, question: str) -> None:
     out = attack("question", claim)
     assert isinstance(out, ClaimAttack) and out.question == question
+
+
+# -- multihop extension -----------------------------------------------------------------------------
+def test_multihop_changes_no_world_record_every_reader_knows() -> None:
+    """A false hop 'Russia, the second-largest country in the world' is not believed; a chain
+    takes another fact about the entity or none."""
+    import random
+
+    from rattle.attacks.claims.base import Fact, Knowledge
+    from rattle.attacks.claims.rules import multihop
+
+    claim = "The Kizhi churches were built in Karelia in 1714."
+    doc = CTX.parse(claim)
+    facts = [Fact("Karelia", "LOC", "a region of north-western Russia", "a region of southern Russia", "Russia"),
+             Fact("Russia", "GPE", "the largest country in the world by area",
+                  "the second-largest country in the world by area")]
+    assert isinstance(multihop(claim, doc, random.Random(0), Knowledge(facts), hops=2), Dropped)
+    capital = Fact("Russia", "GPE", "a country whose capital is Moscow",
+                   "a country whose capital is Saint Petersburg")
+    out = multihop(claim, doc, random.Random(0), Knowledge([*facts, capital]), hops=2)
+    assert isinstance(out, ClaimAttack)
+    assert out.after == "a region of north-western Russia, a country whose capital is Saint Petersburg"

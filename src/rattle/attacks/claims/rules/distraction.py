@@ -48,6 +48,11 @@ DECIDABLE = {"work"}
 # A clause that explains a name ("named after the astronomer Edwin Hubble") has a false
 # version that contradicts the name ("the Hubble Space Telescope, named after Carl Sagan").
 _NAMING = re.compile(r"\b(?:named|called|in (?:memory|honou?r) of|dedicated to)\b")
+# A fact that states a world record ("the largest country in the world by area"): its false
+# version contradicts what nearly every reader knows ("Russia, the second-largest country",
+# round 3, multihop).
+_WORLD_RECORD = re.compile(r"\b(?:\w+est|most \w+)\b[^,]*\b(?:in the world|on Earth|of the world|"
+                           r"in the Solar System)\b")
 # A time distraction names an event this close to the year: near enough to be believed.
 TIME_DISTANCE = 20
 ENTITY_KINDS = {"PERSON": "people", "GPE": "places", "LOC": "places", "FAC": "places",
@@ -157,11 +162,17 @@ def usable_facts(knowledge: Knowledge, name: str, at: Attachment, text: str) -> 
     return [f for f in knowledge.by_entity.get(name, ())
             if f.fits(text) and fits(f.true, at) and fits(f.false, at)
             and not restates(f.true, text, name) and not restates(f.false, text, name)
-            and not _contradicts_name(f, name)]
+            and believable_false(f, name)]
+
+
+def believable_false(fact: Fact, name: str) -> bool:
+    """Whether a reader could believe the fact's false version: it neither contradicts the
+    name it explains (drops the word it explains) nor changes a world record every reader
+    knows."""
+    return not _contradicts_name(fact, name) and not _WORLD_RECORD.search(fact.true)
 
 
 def _contradicts_name(fact: Fact, name: str) -> bool:
-    """Whether the fact explains the name and its false version drops the word it explains."""
     if not _NAMING.search(fact.true):
         return False
     words = set(re.findall(r"[A-Z][\w'’-]*", name))
