@@ -135,6 +135,18 @@ def test_numbers_the_sentence_leaves_free() -> None:
             if isinstance(o, ClaimAttack)} == {"The ship carried over 400 tonnes of grain to Lisbon."}
 
 
+def test_a_bound_keeps_its_distance_from_the_value() -> None:
+    """'over 1,000 megawatts' for 1,000 would be false only to a pedant: every bound is at least
+    MARGIN (10%) away from the value."""
+    claim = "The reactor produced 1,000 megawatts of electricity in 1970."
+    written = {(comp, truth): attack("numerical", claim, comparator=comp, truth=truth)
+               for comp in ("over", "under", "between") for truth in (True, False)}
+    assert {k: o.after for k, o in written.items() if isinstance(o, ClaimAttack)} == {
+        ("over", True): "over 700", ("over", False): "over 1,300", ("under", True): "under 1,300",
+        ("under", False): "under 700", ("between", True): "between 800 and 1,200",
+        ("between", False): "between 1,300 and 1,600"}
+
+
 def test_a_day_of_a_month_is_not_a_quantity() -> None:
     from rattle.attacks.claims.rules.numerical import numbers
 

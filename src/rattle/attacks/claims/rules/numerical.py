@@ -152,8 +152,6 @@ def fixed(claim: str, doc: Any, n: Number, *, scope: bool = True) -> str | None:
     token = next((t for t in doc if t.idx <= n.start < t.idx + len(t)), None)
     if token is None:
         return None
-    if token.dep_ == "nummod" and token.head.i > token.i and token.head.text[:1].isupper():
-        return "a number that counts a named set"  # "the 24 Preludes", "six Brandenburg Concertos"
     for a in list(token.ancestors)[:4]:
         if any(c.dep_ == "amod" and c.lower_ in _FIXING for c in a.children):
             return "a number an adjective fixes"
@@ -218,6 +216,11 @@ def _holds(comparator: str, value: float, bounds: Sequence[float]) -> bool:
     return bounds[0] <= value <= bounds[1]
 
 
+# A bound at least this far (relative) from the value: "over 1,000 megawatts" for 1,000 is false
+# only to a pedant, and a reader takes "about 5,500 degrees" to be "over 5,500" (round 3).
+MARGIN = 0.1
+
+
 def _bounds(comparator: str, v: float, truth: bool) -> list[list[float]]:
     """Candidate bounds, nicest first, meant to make ``comparator`` hold iff ``truth``."""
     factors = {("over", True): (0.7,), ("over", False): (1.3,), ("under", True): (1.3,),
@@ -272,7 +275,8 @@ def numerical(claim: str, doc: Any, rng: random.Random, *, comparator: str | Non
         if n.value == int(n.value):
             bounds = [float(round(b)) for b in bounds]
         if (all(b >= (2 if n.word else 1) for b in bounds) and _holds(comp, n.value, bounds) == want
-                and (len(bounds) == 1 or bounds[0] < bounds[1])):
+                and (len(bounds) == 1 or bounds[0] < bounds[1])
+                and all(abs(b - n.value) >= MARGIN * n.value for b in bounds)):
             chosen = bounds
             break
     if chosen is None:
