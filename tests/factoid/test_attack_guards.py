@@ -69,6 +69,16 @@ def test_distraction_writes_no_clause_nobody_can_check() -> None:
     assert all(isinstance(o, ClaimAttack) and o.claim_true is False for o in lyon)
 
 
+def test_distraction_gives_an_approximate_year_no_twin() -> None:
+    """'around 1440, the same year as ...': an approximate year is not the same as any."""
+    for out in every_seed("distraction", "The abbey library was founded in Lyon around 1440.",
+                          component="time", fabricated=True):
+        assert isinstance(out, Dropped), out
+    out = attack("distraction", "The abbey library was founded in Lyon in 1440.", component="time",
+                 fabricated=True)
+    assert isinstance(out, ClaimAttack) and out.after.startswith("the same year as ")
+
+
 def test_distraction_puts_no_person_clause_on_a_quantity() -> None:
     """spaCy labels "kelvin" a PERSON here; the component analysis no longer believes it."""
     claim = "Helium boils at 4 kelvin under normal pressure."
@@ -113,6 +123,8 @@ def test_distraction_skips_a_false_fact_that_contradicts_the_name() -> None:
     ("The bowler rolled a perfect game of 300 in the final.", "300", "a number an adjective fixes", False),
     ("The Seven Sisters, a group of seven chalk cliffs, face the English Channel.", "seven",
      "a number a name of the sentence also holds", False),
+    ("The speed of sound in dry air at 20 degrees Celsius is about 343 metres per second.", "20",
+     "a condition of the subject", False),
 ])
 def test_numbers_the_sentence_fixes(claim: str, number: str, reason: str, in_scope_only: bool) -> None:
     from rattle.attacks.claims.rules.numerical import fixed, numbers
@@ -147,6 +159,15 @@ def test_a_bound_keeps_its_distance_from_the_value() -> None:
         ("between", False): "between 1,300 and 1,600"}
 
 
+def test_a_catalogue_number_is_part_of_a_name() -> None:
+    from rattle.attacks.claims.rules.numerical import numbers
+
+    claim = "Ludwig van Beethoven's Symphony No. 5 was first performed in Vienna in December 1808."
+    assert numbers(claim, CTX.parse(claim)) == []
+    out = attack("numerical", claim)  # the year is what is left
+    assert isinstance(out, ClaimAttack) and out.before == "in December 1808" and "No. 5" in (out.declarative or "")
+
+
 def test_a_day_of_a_month_is_not_a_quantity() -> None:
     from rattle.attacks.claims.rules.numerical import numbers
 
@@ -166,6 +187,9 @@ def test_numerical_writes_a_year_as_before_or_after_a_round_year() -> None:
         assert isinstance(out, ClaimAttack)
         seen[out.after] = out.claim_true
     assert seen == {"before 1880": True, "after 1870": True, "before 1870": False, "after 1880": False}
+    # one of two years: not "published in two parts, after 1600 and 1615"
+    for out in every_seed("numerical", "The atlas was published in two volumes, in 1570 and 1584."):
+        assert isinstance(out, Dropped), out
     # a state has no single date: "after 2000 it was the busiest" reads as "from 2000 on"
     for out in every_seed("numerical", "In 2008 the harbour was the busiest port in the region."):
         assert isinstance(out, Dropped), out
@@ -242,6 +266,12 @@ def test_reversal_asks_only_questions_with_one_answer(claim: str, reason: str) -
 
 def test_reversal_still_asks_what_singles_out_its_answer() -> None:
     for claim, question in [
+        # a fronted phrase without a comma stays out of the answer ("In 1928 Alexander Fleming")
+        ("In 1831 Michael Faraday discovered electromagnetic induction in his London laboratory.",
+         "Who discovered electromagnetic induction in his London laboratory, in 1831?"),
+        # an adjective WordNet also has as a noun ("modern": a contemporary person) is no kind
+        ("The first modern Olympic Games were held in Athens in 1896 and featured 241 athletes from 14 nations.",
+         "What was held in Athens in 1896 and featured 241 athletes from 14 nations?"),
         ("Galileo Galilei first used a telescope to observe the moons of Jupiter.",
          "Who first used a telescope to observe the moons of Jupiter?"),  # "first" singles it out
         ("Gustave Eiffel designed the Garabit viaduct in 1880.", "Who designed the Garabit viaduct in 1880?"),

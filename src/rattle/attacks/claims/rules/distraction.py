@@ -21,7 +21,7 @@ from rattle.attacks.claims.base import ClaimAttack, Fact, Knowledge, Outcome
 from rattle.attacks.claims.rules.attach import Attachment, attachment, fits, restates
 from rattle.attacks.claims.rules.common import as_sentence, edit_problem, insert_clause, subject
 from rattle.attacks.claims.rules.entities import kind_of
-from rattle.attacks.claims.rules.temporal import REFERENCE_EVENTS
+from rattle.attacks.claims.rules.temporal import CIRCA, REFERENCE_EVENTS
 from rattle.attacks.documents.base import Dropped
 
 # Fabricated clauses (false by construction), written so that a reader could believe them of
@@ -150,6 +150,8 @@ def _time_anchor(doc: Any, anchor: Anchor) -> bool:
     """A year or date that ends a prepositional phrase ("completed in 1844"), not one that
     modifies a noun ("the 1959 autobiography")."""
     tokens = [t for t in doc if anchor.start <= t.idx < anchor.end]
+    if CIRCA.search(doc.text[:anchor.start]):
+        return False  # "around 1440, the same year as ...": an approximate year has no twin
     if doc.text[anchor.end:].strip()[:1] not in ("", ".", ",", ";"):
         return False  # "founded in 1922, the same year as ..., as the BBC" would misread
     return bool(tokens) and bool(_YEAR.search(anchor.text)) and any(

@@ -57,7 +57,9 @@ def kind_noun(head: Any) -> Any:
     """A common noun that says what a name is: "the film Casablanca", "novel Frankenstein"."""
     for c in head.children:
         if (c.dep_ in ("compound", "amod", "appos") and c.text.islower() and not c.ent_type_
-                and c.lower_ not in _PARTICLES and is_noun(c.lower_)):
+                and c.pos_ == "NOUN" and c.lower_ not in _PARTICLES and is_noun(c.lower_)):
+            # a noun, not an adjective WordNet also has as a noun ("the first modern Olympic
+            # Games": "modern", a contemporary person, made the question "Who was held ...")
             return c
     if head.dep_ == "appos" and head.head.pos_ == "NOUN":
         return head.head

@@ -45,6 +45,7 @@ _UNITS = {"hour", "hours", "minute", "minutes", "second", "seconds", "foot", "fe
           "inches", "metre", "metres", "meter", "meters", "centimetres", "kilogram", "grams"}
 _MONTH = re.compile(r"January|February|March|April|May|June|July|August|September|October|"
                     r"November|December")
+_CATALOGUE = re.compile(r"\b(?:No|Nos|Op|Vol|BWV|K|Number|Part|Book)\.?\s+$")
 # Round 3 (held-back labels, docs/claims.md): where the rest of the sentence fixes a number, a
 # range, a comparative or a larger count contradicts it or reads as nonsense.
 # A definite article or possessive before the number: "the six Brandenburg Concertos" -> "the
@@ -53,6 +54,10 @@ _DEFINITE = {"the", "its", "his", "her", "their", "these", "those", "this", "tha
 # A count of periodic things is bounded by its period: "twelve monthly instalments during
 # 1866" cannot be "more than twenty".
 _PERIODIC = {"monthly", "weekly", "daily", "annual", "yearly", "hourly"}
+# Prepositions of a condition on what the subject measures: "the speed of sound in dry air
+# at 20 degrees Celsius is about 343 metres per second" -> "at under 10 degrees" changes what
+# is measured, not the measurement.
+_CONDITIONS = {"at", "under", "above", "below"}
 # An adjective that fixes the number it describes: "the first perfect score of 10".
 _FIXING = {"perfect"}
 # Words of a uniqueness claim: a number inside its restriction ("the only person to have won
@@ -119,6 +124,8 @@ def numbers(claim: str, doc: Any, *, qualified: re.Pattern[str] | None = None) -
             continue
         if re.match(r"\s+(?:\w+\s+){0,2}\w+,\s+[A-Z]", claim[n.end:]):
             continue  # "two small moons, Phobos and Deimos": the list fixes the count
+        if _CATALOGUE.search(claim[:n.start]):
+            continue  # "Symphony No. 5", "Op. 27": a catalogue number names a work
         if re.match(rf"\s+(?:of\s+)?(?:{_MONTH.pattern})\b", claim[n.end:]) or re.search(
                 rf"\b(?:{_MONTH.pattern})\s+$", claim[:n.start]):
             continue  # a day of a month ("29 February"), not a quantity
@@ -155,6 +162,9 @@ def fixed(claim: str, doc: Any, n: Number, *, scope: bool = True) -> str | None:
     for a in list(token.ancestors)[:4]:
         if any(c.dep_ == "amod" and c.lower_ in _FIXING for c in a.children):
             return "a number an adjective fixes"
+    if any(a.dep_ == "prep" and a.lower_ in _CONDITIONS and a.head.dep_ in ("nsubj", "nsubjpass")
+           for a in token.ancestors):
+        return "a condition of the subject"  # "the speed of sound at 20 degrees Celsius is ..."
     if scope:
         for a in token.ancestors:
             head = a.head
@@ -247,7 +257,10 @@ def numerical(claim: str, doc: Any, rng: random.Random, *, comparator: str | Non
     if not found:
         years = [t for t in time_expressions(claim, doc)
                  if t.prep_start is not None and t.kind in ("year", "date", "month")
-                 and not _of_a_state(doc, t.prep_start)]
+                 and not _of_a_state(doc, t.prep_start)
+                 and not re.match(r"\s*(?:,|and|or)\s+(?:in\s+)?(?:1\d{3}|20\d{2})\b", claim[t.end:])
+                 and not re.search(r"(?:1\d{3}|20\d{2})\s*(?:,|and|or)\s+$", claim[:t.prep_start])]
+        # not one of two years ("published in 1605 and 1615" -> "after 1600 and 1615")
         if not years:
             return Dropped("numerical", "no number, quantity or year")
         t = rng.choice(years)

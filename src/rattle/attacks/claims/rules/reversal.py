@@ -177,8 +177,9 @@ def reversal(claim: str, doc: Any, rng: random.Random) -> Outcome:
         if core_end <= a:
             return Dropped("reversal", "the subject ends inside a hyphenated word")
     prefix = claim[:a].strip().rstrip(",")
-    if prefix and "," not in claim[:a]:
+    if prefix and "," not in claim[:a] and doc[0].pos_ != "ADP":
         a, prefix = 0, ""  # a misparsed title ("Mostly Murder is ..."): it opens the sentence
+        # (a fronted phrase without a comma, "In 1928 Alexander Fleming noticed", stays one)
     elif prefix and doc[0].pos_ not in ("ADP", "ADV", "SCONJ") and doc[0].tag_ not in ("VBN", "VBG"):
         return Dropped("reversal", "the subject does not open the sentence")
     core = claim[a:core_end].strip(" ,")

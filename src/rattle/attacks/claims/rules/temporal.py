@@ -72,7 +72,7 @@ _PREP = re.compile(r"\b(in|on|during)\s+$")
 _AFTER_DURATION = re.compile(r"\b(?:days?|weeks?|months?|years?|hours?|decades?|centuries)\s+$", re.I)
 # An approximate date ("dated to around 1665"): a shift within its fuzz is not clearly false,
 # and one beyond it is just a wrong date (round 3: "around 1670" was not labelled false).
-_CIRCA = re.compile(r"\b(?:around|about|circa|c\.|ca\.|approximately|roughly|some|nearly|almost)\s+$", re.I)
+CIRCA = re.compile(r"\b(?:around|about|circa|c\.|ca\.|approximately|roughly|some|nearly|almost)\s+$", re.I)
 # Events held every four years: their years move by multiples of four.
 _QUADRENNIAL = re.compile(r"^\s+(?:Summer |Winter )?(?:Olympics|Olympic Games|Paralympics|World Cup|FIFA World Cup)", re.I)
 
@@ -273,7 +273,7 @@ def temporal(claim: str, doc: Any, rng: random.Random, *, kind: str | None = Non
     """Replace a time expression by a direct, vague or relative one (paper §2.1)."""
     if kind is not None and kind not in _MAKERS:
         return Dropped("temporal", f"unknown kind {kind!r}")
-    found = [t for t in time_expressions(claim, doc) if not _CIRCA.search(claim[:t.start])]
+    found = [t for t in time_expressions(claim, doc) if not CIRCA.search(claim[:t.start])]
     if not found:
         return Dropped("temporal", "no time expression (or only approximate ones)")
     kinds = [kind] if kind else list(_MAKERS)
