@@ -79,6 +79,12 @@ def test_distraction_gives_an_approximate_year_no_twin() -> None:
     assert isinstance(out, ClaimAttack) and out.after.startswith("the same year as ")
 
 
+def test_distraction_gives_a_range_no_twin() -> None:
+    for out in every_seed("distraction", "The Model T was produced by the Ford Motor Company from 1908 to 1927.",
+                          component="time", fabricated=True):
+        assert isinstance(out, Dropped), out
+
+
 def test_distraction_puts_no_person_clause_on_a_quantity() -> None:
     """spaCy labels "kelvin" a PERSON here; the component analysis no longer believes it."""
     claim = "Helium boils at 4 kelvin under normal pressure."
@@ -292,6 +298,13 @@ def test_reversal_still_asks_what_singles_out_its_answer() -> None:
     # the parser takes the participle for the main verb: no "Did the Battle ..., fight ..., ended"
     ("The Battle of Bosworth Field, fought in 1485 in Leicestershire, ended the Wars of the Roses.",
      "Is it true that the Battle of Bosworth Field, fought in 1485 in Leicestershire, ended the Wars of the Roses?"),
+    # a second verb with its own auxiliary, a finite verb joined to an infinitive
+    ("The Statue of Liberty was dedicated on 28 October 1886 and was designed by the French sculptor "
+     "Frédéric Auguste Bartholdi.", "Is it true that the Statue of Liberty was dedicated on 28 October 1886 "
+     "and was designed by the French sculptor Frédéric Auguste Bartholdi?"),
+    ("Marie Curie was the first woman to win a Nobel Prize and remains the only person to win Nobel "
+     "Prizes in two different sciences.", "Is it true that Marie Curie was the first woman to win a Nobel "
+     "Prize and remains the only person to win Nobel Prizes in two different sciences?"),
     # a title keeps its capital; a bare mass noun does not
     ("Woman with a Parasol is a painting by Claude Monet from 1875.",
      "Is Woman with a Parasol a painting by Claude Monet from 1875?"),

@@ -23,10 +23,13 @@ TIME_LABELS = frozenset({"DATE", "TIME"})
 _JOINERS = {"of", "de", "da", "di", "du", "van", "von", "der", "del", "la", "le", "upon", "on",
             "and", "the", "&", "y", "al", "bin", "ibn", "a", "an", "for"}
 _YEAR_TOKEN = re.compile(r"^(1\d{3}|20\d{2})$")
-# Events spaCy's small model labels WORK_OF_ART: "The Battle of Waterloo" is "the Battle of
-# Waterloo" inside a sentence, not a title (round 3: "Is it true that The Battle of ...").
+# Events and structures spaCy's small model labels WORK_OF_ART: "The Battle of Waterloo" is
+# "the Battle of Waterloo" inside a sentence, not a title (round 3: "Is it true that The
+# Battle of ...", "Was The Statue of Liberty dedicated ...").
 _EVENT_HEADS = {"battle", "war", "siege", "treaty", "peace", "revolution", "fire", "massacre",
-                "rebellion", "uprising", "crisis", "congress", "council", "conference", "invasion"}
+                "rebellion", "uprising", "crisis", "congress", "council", "conference", "invasion",
+                "statue", "tower", "bridge", "wall", "canal", "palace", "cathedral", "temple",
+                "pyramid", "museum", "castle", "church", "abbey", "dam"}
 
 
 def sentence_count(doc: Any) -> int:

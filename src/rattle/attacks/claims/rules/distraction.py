@@ -152,6 +152,9 @@ def _time_anchor(doc: Any, anchor: Anchor) -> bool:
     tokens = [t for t in doc if anchor.start <= t.idx < anchor.end]
     if CIRCA.search(doc.text[:anchor.start]):
         return False  # "around 1440, the same year as ...": an approximate year has no twin
+    if len(_YEAR.findall(anchor.text)) != 1 or re.search(r"\b(?:from|between|to|and)\s+$",
+                                                         doc.text[:anchor.start]):
+        return False  # a range ("from 1908 to 1927, the same year as ...") is no one year
     if doc.text[anchor.end:].strip()[:1] not in ("", ".", ",", ";"):
         return False  # "founded in 1922, the same year as ..., as the BBC" would misread
     return bool(tokens) and bool(_YEAR.search(anchor.text)) and any(
@@ -217,7 +220,8 @@ def distraction(claim: str, doc: Any, rng: random.Random, knowledge: Knowledge, 
     elif component in ENTITY_TYPES:
         people = {(e.start_char, e.end_char) for e in doc.ents if kind_of(doc, e) == "person"}
         found = [a for a in found if a.component == "entity" and a.kind == component
-                 and (component != "people" or (a.start, a.end) in people)]  # not "0 kelvin, who"
+                 and (component != "people" or (a.start, a.end) in people)  # not "0 kelvin, who"
+                 and (component != "time" or _time_anchor(doc, a))]  # one year, not a range
     else:  # no component: a time, or a named entity whose kind is borne out and takes a
         # clause someone could check (DECIDABLE), where it takes a clause
         kinds = {(e.start_char, e.end_char): kind_of(doc, e) for e in doc.ents}
