@@ -196,7 +196,8 @@ def reversal(claim: str, doc: Any, rng: random.Random) -> Outcome:
     predicate = claim[rest_start:].strip().rstrip(".!")
     if not predicate:
         return Dropped("reversal", "nothing after the subject")
-    if any(rest_start <= t.idx < root.idx and not (t.head.i == root.i and t.dep_ in (
+    verb_word = word_start(claim, root.idx)  # "co-founded": "co" and "-" belong to the verb
+    if any(rest_start <= t.idx < verb_word and not (t.head.i == root.i and t.dep_ in (
             "aux", "auxpass", "neg", "advmod", "preconj")) for t in doc):
         return Dropped("reversal", "more than the verb's auxiliaries between the subject and the "
                                    "verb (a second parenthetical: 'Thriller, released in 1982, is')")
