@@ -199,6 +199,9 @@ def test_numerical_writes_a_year_as_before_or_after_a_round_year() -> None:
     # a state has no single date: "after 2000 it was the busiest" reads as "from 2000 on"
     for out in every_seed("numerical", "In 2008 the harbour was the busiest port in the region."):
         assert isinstance(out, Dropped), out
+    # "was held in 1898" is an event (organised), not a state
+    held = attack("numerical", "The first motor show was held in Paris in 1898.")
+    assert isinstance(held, ClaimAttack) and held.after in ("before 1900", "after 1890", "before 1890", "after 1900")
 
 
 def test_exaggeration_inflates_no_listed_or_named_count() -> None:

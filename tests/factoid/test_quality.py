@@ -75,6 +75,25 @@ def test_coverage_and_valid_rate_by_hand() -> None:
     assert quality(unlabelled, Thresholds(0.5))["semantic"].valid_rate is None
 
 
+def test_generate_without_a_scorer_counts_what_the_rules_write(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """``--scorer none``: every variant written, none scored or kept; the counts printed."""
+    from rattle.attacks.claims.quality import main
+
+    src = tmp_path / "s.jsonl"
+    src.write_text('{"id": "a", "claim": "Lightning often strikes the Empire State Building."}\n'
+                   '{"id": "b", "claim": "The old bridge was opened to traffic in 1874."}\n')
+    out = tmp_path / "out.jsonl"
+    assert main(["generate", str(src), str(out), "--scorer", "none", "--workspace", str(tmp_path / "ws")]) == 0
+    rows = read_labelled(out)
+    assert all(r["fluency_drop"] is None and r["kept"] is False for r in rows)
+    made = {r["attack"]: r["attacked"] for r in rows}
+    assert made["question"] == 2 and made["semantic"] == 1 and made["numerical"] == 1
+    printed = capsys.readouterr().out
+    assert f"wrote {len(rows)} variants" in printed
+    assert "question 2" in printed and "semantic 1" in printed and "multihop 0" in printed
+
+
 def test_labelled_files_are_checked(tmp_path: Path) -> None:
     bad = tmp_path / "l.jsonl"
     bad.write_text(json.dumps(row("semantic", 0.1, True)) + "\n" +

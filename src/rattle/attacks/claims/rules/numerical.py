@@ -196,7 +196,10 @@ _STATES = {"be", "have", "remain", "stay", "hold", "stand", "live", "last", "con
 
 def _of_a_state(doc: Any, prep_start: int) -> bool:
     prep = next((t for t in doc if t.idx == prep_start), None)
-    return prep is not None and prep.head.lemma_.lower() in _STATES
+    if prep is None or prep.head.lemma_.lower() not in _STATES:
+        return False
+    # "was held in 1903" (an event was organised) is no state; "held the record in 1990" is
+    return not (prep.head.lemma_.lower() == "hold" and any(c.dep_ == "auxpass" for c in prep.head.children))
 
 
 def nice(x: float, digits: int) -> float:
