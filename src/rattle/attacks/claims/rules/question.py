@@ -29,7 +29,7 @@ def to_question(text: str, parse: Callable[[str], Any]) -> str:
     # in its base form; an inverted auxiliary cannot carry them ("Was X founded and became")
     verbs = [c for c in root.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX")]
     shared = [c for c in verbs if c.tag_ in ("VBD", "VBZ", "VBP")]
-    if shared and (root.i > 0 and doc[root.i - 1].text == ","
+    if shared and ((root.i > 0 and doc[root.i - 1].text == ",")
                    or any(not any(g.dep_ == "cc" for g in c.children)
                           and doc[c.i - 1].dep_ != "cc" for c in shared)):
         # "The Battle of Waterloo, fought on ... , marked the end": the parser took the
