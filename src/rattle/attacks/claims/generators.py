@@ -27,7 +27,10 @@ from rattle.registry import register
 # Version 2 (issue 15): protected names, English time phrases, lexical exaggeration, checked
 # semantic pairs, reversal by the answer's kind, parse-based clause attachment, sentence
 # corrections, the parse check. Variants of version 1 are not the same attacks.
-VERSION = 2
+# Version 3 (round 3, docs/claims.md): the held-back failures fixed as rules (gradable
+# antonyms, checkable distractions, numbers the sentence fixes, years as before/after, one-
+# answer questions, approximate dates left alone); many variants of version 2 differ.
+VERSION = 3
 
 
 @dataclass

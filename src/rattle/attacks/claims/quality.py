@@ -40,6 +40,9 @@ ATTACK_NAMES = ("multihop", "temporal", "semantic", "distraction", "exaggeration
                 "numerical", "question", "cloze")
 LABELS = ("fluent", "plausible", "label_correct")
 LABELS_DIR = Path(__file__).parent / "data" / "labels"
+# ``generate --scorer none``: no fluency scores (a quick count of what the rules write; rows
+# carry a null fluency_drop and are not kept).
+NO_SCORER = "none"
 # The fit keeps a variant unless the labels say dropping it pays: one variant that is not
 # fluent costs as much as this many fluent ones, so a kept set stays at least 90% fluent
 # (the valid-rate target of issue 15: 0.9 = 9 / (9 + 1)).
@@ -93,7 +96,8 @@ def generate_rows(sentences: Sequence[tuple[str, str]], *, seed: int = 0,
     scored and marked ``kept`` or not, so the labels can set the thresholds). With
     ``per_attack``, a seeded sample of that many variants of each attack is kept and scored;
     each row records how many sentences were given and how many the attack made a variant
-    for, so coverage is still measured on all of them."""
+    for, so coverage is still measured on all of them. ``scorer="none"`` scores nothing
+    (rows carry a null ``fluency_drop``; a quick count of what the rules write)."""
     from rattle import registry
     from rattle.attacks.claims.generators import ClaimContext, run_attacks
     from rattle.items import Item
@@ -121,8 +125,8 @@ def generate_rows(sentences: Sequence[tuple[str, str]], *, seed: int = 0,
             chosen.update(pick.sample(tags, min(per_attack, len(tags))))
         made = {tag: out for tag, out in made.items() if tag in chosen}
     gate = FluencyGate(scorer, thresholds)
-    drops = gate.scores([(tag, items[tag[0]].claim or "", gated_text(out))
-                         for tag, out in made.items()], flows)
+    drops = {} if scorer == NO_SCORER else gate.scores(
+        [(tag, items[tag[0]].claim or "", gated_text(out)) for tag, out in made.items()], flows)
     rows = []
     order = {name: i for i, name in enumerate(attacks)}
     for (sid, name), out in sorted(made.items(), key=lambda kv: (kv[0][0], order[kv[0][1]])):
@@ -252,7 +256,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     gen.add_argument("output", type=Path)
     gen.add_argument("--seed", type=int, default=0)
     gen.add_argument("--attacker", default=None, help="a model that writes the attacks")
-    gen.add_argument("--scorer", default="embedded", help="the fluency gate's model")
+    gen.add_argument("--scorer", default="embedded",
+                     help="the fluency gate's model; 'none' writes no scores (a quick count)")
     gen.add_argument("--workspace", type=Path, default=Path(".rattle"),
                      help="store folder (cache of the scores and attacker answers)")
     gen.add_argument("--per-attack", type=int, default=None,
@@ -277,6 +282,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             atomic_write_text(args.output, "".join(json.dumps(r, ensure_ascii=False) + "\n"
                                                    for r in rows))
             print(f"wrote {len(rows)} variants to {args.output}")
+            made = {r["attack"]: r["attacked"] for r in rows}
+            print("made (validated, before the fluency gate): " + ", ".join(
+                f"{name} {made.get(name, 0)}" for name in ATTACK_NAMES))
             for reason, count in sorted(dropped.items()):
                 print(f"dropped {count}: {reason}")
         elif args.command == "report":

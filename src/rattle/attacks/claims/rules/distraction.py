@@ -2,11 +2,12 @@
 fact from the knowledge corpus (true, or its false version) or a fabricated one.
 
 Without a ``component``, a knowledge fact about an entity of the sentence is preferred (a
-false detail is what a reader believes); a fabricated clause, written for the entity's type
-("who was known for an impressive collection of vintage harmonicas", paper Appendix D.4),
-is the fallback. ``component`` attaches a fabricated clause to the subject, the object, their
-appositives, or an entity of one type (the Figure 5 analysis). Clauses attach as
-``attach.py`` says.
+false detail is what a reader believes); the fallback is a clause whose falsity can be
+checked: "the same year as <event>" after a year, or an invented original title for a work.
+``component`` attaches a fabricated clause written for the entity's type ("who was known for
+an impressive collection of vintage harmonicas", paper Appendix D.4) to the subject, the
+object, their appositives, or an entity of one type (the Figure 5 analysis). Clauses attach
+as ``attach.py`` says.
 """
 
 from __future__ import annotations
@@ -20,12 +21,16 @@ from rattle.attacks.claims.base import ClaimAttack, Fact, Knowledge, Outcome
 from rattle.attacks.claims.rules.attach import Attachment, attachment, fits, restates
 from rattle.attacks.claims.rules.common import as_sentence, edit_problem, insert_clause, subject
 from rattle.attacks.claims.rules.entities import kind_of
-from rattle.attacks.claims.rules.temporal import REFERENCE_EVENTS
+from rattle.attacks.claims.rules.temporal import CIRCA, REFERENCE_EVENTS
 from rattle.attacks.documents.base import Dropped
 
 # Fabricated clauses (false by construction), written so that a reader could believe them of
 # any entity of that type (paper §2.1 and Appendix D.4: "known for her impressive collection
-# of vintage harmonica").
+# of vintage harmonica"). Only the component analysis (``component=...``, the paper's Figure 5)
+# attaches these to any subject or object. The default attack does not: nobody can decide
+# whether a person collected clocks or a city hosts a bicycle festival, so the label "false"
+# cannot be checked (7 of 9 invalid held-back distractions, round 3, docs/claims.md), and an
+# organisation "originally based in Lisbon" contradicts what readers know of famous ones.
 FABRICATED = {
     "person": ("who was known for an impressive collection of vintage harmonicas",
                "who was a keen collector of antique clocks"),
@@ -36,6 +41,18 @@ FABRICATED = {
     "plural": ("most of which were later lost in a fire",),
     "singular": ("which was later banned in several countries",),
 }
+# The fabricated clauses the default attack may write: ones whose falsity a reader could check
+# (a work's original title is on record; this one is invented). Time distractions ("the same
+# year as <event>") are checkable too: the event's year is known.
+DECIDABLE = {"work"}
+# A clause that explains a name ("named after the astronomer Edwin Hubble") has a false
+# version that contradicts the name ("the Hubble Space Telescope, named after Carl Sagan").
+_NAMING = re.compile(r"\b(?:named|called|in (?:memory|honou?r) of|dedicated to)\b")
+# A fact that states a world record ("the largest country in the world by area"): its false
+# version contradicts what nearly every reader knows ("Russia, the second-largest country",
+# round 3, multihop).
+_WORLD_RECORD = re.compile(r"\b(?:\w+est|most \w+)\b[^,]*\b(?:in the world|on Earth|of the world|"
+                           r"in the Solar System)\b")
 # A time distraction names an event this close to the year: near enough to be believed.
 TIME_DISTANCE = 20
 ENTITY_KINDS = {"PERSON": "people", "GPE": "places", "LOC": "places", "FAC": "places",
@@ -133,6 +150,11 @@ def _time_anchor(doc: Any, anchor: Anchor) -> bool:
     """A year or date that ends a prepositional phrase ("completed in 1844"), not one that
     modifies a noun ("the 1959 autobiography")."""
     tokens = [t for t in doc if anchor.start <= t.idx < anchor.end]
+    if CIRCA.search(doc.text[:anchor.start]):
+        return False  # "around 1440, the same year as ...": an approximate year has no twin
+    if len(_YEAR.findall(anchor.text)) != 1 or re.search(r"\b(?:from|between|to|and)\s+$",
+                                                         doc.text[:anchor.start]):
+        return False  # a range ("from 1908 to 1927, the same year as ...") is no one year
     if doc.text[anchor.end:].strip()[:1] not in ("", ".", ",", ";"):
         return False  # "founded in 1922, the same year as ..., as the BBC" would misread
     return bool(tokens) and bool(_YEAR.search(anchor.text)) and any(
@@ -144,7 +166,23 @@ def usable_facts(knowledge: Knowledge, name: str, at: Attachment, text: str) -> 
     """Facts about ``name`` whose clauses fit the attachment and restate nothing in ``text``."""
     return [f for f in knowledge.by_entity.get(name, ())
             if f.fits(text) and fits(f.true, at) and fits(f.false, at)
-            and not restates(f.true, text, name) and not restates(f.false, text, name)]
+            and not restates(f.true, text, name) and not restates(f.false, text, name)
+            and believable_false(f, name)]
+
+
+def believable_false(fact: Fact, name: str) -> bool:
+    """Whether a reader could believe the fact's false version: it neither contradicts the
+    name it explains (drops the word it explains) nor changes a world record every reader
+    knows."""
+    return not _contradicts_name(fact, name) and not _WORLD_RECORD.search(fact.true)
+
+
+def _contradicts_name(fact: Fact, name: str) -> bool:
+    if not _NAMING.search(fact.true):
+        return False
+    words = set(re.findall(r"[A-Z][\w'’-]*", name))
+    return bool({w for w in words if re.search(rf"\b{re.escape(w)}\b", fact.true)
+                 and not re.search(rf"\b{re.escape(w)}\b", fact.false)})
 
 
 def _attack(claim: str, point: int, clause: str, truth: bool, correction: str,
@@ -180,11 +218,16 @@ def distraction(claim: str, doc: Any, rng: random.Random, knowledge: Knowledge, 
     if component in COMPONENTS:
         found = [a for a in found if a.component == component]
     elif component in ENTITY_TYPES:
-        found = [a for a in found if a.component == "entity" and a.kind == component]
-    else:  # no component: a named entity whose kind is borne out, where it takes a clause
+        people = {(e.start_char, e.end_char) for e in doc.ents if kind_of(doc, e) == "person"}
+        found = [a for a in found if a.component == "entity" and a.kind == component
+                 and (component != "people" or (a.start, a.end) in people)  # not "0 kelvin, who"
+                 and (component != "time" or _time_anchor(doc, a))]  # one year, not a range
+    else:  # no component: a time, or a named entity whose kind is borne out and takes a
+        # clause someone could check (DECIDABLE), where it takes a clause
         kinds = {(e.start_char, e.end_char): kind_of(doc, e) for e in doc.ents}
         found = [replace(a, label=kinds.get((a.start, a.end)) or "") for a in found
-                 if a.component == "entity" and (kinds.get((a.start, a.end)) or a.kind == "time")
+                 if a.component == "entity"
+                 and (kinds.get((a.start, a.end)) in DECIDABLE or a.kind == "time")
                  and (at := attachment(claim, doc, a.start, a.end)) is not None
                  and at.point == a.end and (a.kind != "time" or _time_anchor(doc, a))]
     if not found:

@@ -57,11 +57,20 @@ def kind_noun(head: Any) -> Any:
     """A common noun that says what a name is: "the film Casablanca", "novel Frankenstein"."""
     for c in head.children:
         if (c.dep_ in ("compound", "amod", "appos") and c.text.islower() and not c.ent_type_
-                and c.lower_ not in _PARTICLES and is_noun(c.lower_)):
+                and c.pos_ == "NOUN" and c.lower_ not in _PARTICLES and is_noun(c.lower_)):
+            # a noun, not an adjective WordNet also has as a noun ("the first modern Olympic
+            # Games": "modern", a contemporary person, made the question "Who was held ...")
             return c
     if head.dep_ == "appos" and head.head.pos_ == "NOUN":
         return head.head
     return None
+
+
+def _name_words(ent: Any) -> bool:
+    """Whether every word of the entity could be part of a person's name: capitalised
+    letters, or a name particle ("van", "da"); no number, no other lower-case word."""
+    return all(t.is_punct or t.lower_ in _PARTICLES or t.lower_ in ("'s", "’s")
+               or (t.text[:1].isupper() and not any(c.isdigit() for c in t.text)) for t in ent)
 
 
 def _locative(head: Any) -> bool:
@@ -83,6 +92,8 @@ def kind_of(doc: Any, ent: Any) -> str | None:
         return None
     label = ent.label_
     last = ent[-1].lemma_.lower()
+    if label == "PERSON" and not _name_words(ent):
+        return None  # "0 kelvin", "the 1900s": spaCy's PERSON on a quantity or a lower-case word
     if label == "PERSON" or wordnet_person(name):
         known = wordnet_ancestors(name)
         if _locative(head) or (known and not known & _PERSON):

@@ -16,7 +16,7 @@ from typing import Any
 from rattle.attacks.claims.base import ClaimAttack, Outcome
 from rattle.attacks.claims.rules.common import (as_sentence, edit_problem, match_case,
                                                 replace_span, subject)
-from rattle.attacks.claims.rules.numerical import format_number, nice, numbers
+from rattle.attacks.claims.rules.numerical import fixed, format_number, nice, numbers
 from rattle.attacks.documents.base import Dropped
 
 # Exaggerated forms of quantifiers and frequency words (paper §2.1: "exaggerating the size of
@@ -46,7 +46,6 @@ _SHARE = re.compile(r"\b[Mm]uch of\b")
 _NAMING = {"call", "name", "nickname", "know", "describe", "regard", "consider", "credit", "dub",
            "refer", "label", "term"}
 _RANKED = re.compile(r"\b(?:second|third|fourth|fifth)-((?:best|worst|most|least|[a-z]+est)\b(?:-[a-z]+)?)")
-_POSSESSIVE = {"his", "her", "their", "its"}
 
 Option = tuple[int, str, str, str]  # start, before, after, kind
 
@@ -80,12 +79,14 @@ def _lexical(claim: str, doc: Any) -> list[Option]:
             options.append((t.idx, t.text, match_case(word, t.text), "frequency"))
         elif low == "first" and t.i > 0 and t.i + 1 < len(doc):
             det, noun = doc[t.i - 1], doc[t.i + 1]
-            restricted = any((c.dep_ in ("acl", "relcl") and any(a.lower_ == "to" for a in c.children))
-                             or (c.dep_ == "prep" and any(g.pos_ == "PROPN" for g in c.subtree))
-                             for c in noun.children)
+            # only "the first <noun> to <do something>": a record a reader can check. Not "its
+            # first flight" (a Boeing 747 that flew once) or "the first dynasty of Imperial
+            # China" (the only one): first of a series every reader knows goes on (round 3).
+            restricted = any(c.dep_ in ("acl", "relcl") and any(a.lower_ == "to" for a in c.children)
+                             for c in noun.children) or (
+                noun.i + 1 < len(doc) and doc[noun.i + 1].lower_ == "to" and doc[noun.i + 1].dep_ == "aux")
             timed = any(e.label_ in ("DATE", "TIME") and e.start > noun.i for e in doc.ents)
-            if noun.tag_ == "NN" and not timed and (
-                    det.lower_ in _POSSESSIVE or (det.lower_ == "the" and restricted)):
+            if noun.tag_ == "NN" and not timed and det.lower_ == "the" and restricted:
                 # not with a date after it: "the only woman to win a Nobel Prize in 1903" is
                 # also read as "the only one that year"
                 options.append((t.idx, t.text, "only", "only"))
@@ -151,6 +152,8 @@ def _inflated(claim: str, doc: Any, rng: random.Random) -> list[Option]:
     for n in numbers(claim, doc, qualified=_UPPER_QUALIFIERS):
         if n.value < 2 or (n.value != int(n.value) and n.decimals == 0):
             continue
+        if fixed(claim, doc, n, scope=False):
+            continue  # a listed count, a race's distance, a number a name holds (round 3)
         factor = rng.choice(FACTORS)
         value = nice(n.value * factor, 2)
         if n.word and value > 20 and value not in (30, 40, 50, 60, 70, 80, 90):

@@ -18,7 +18,7 @@ from typing import Any
 from rattle.attacks.claims.base import ClaimAttack, Fact, Knowledge, Outcome
 from rattle.attacks.claims.rules.attach import Attachment, attachment, restates
 from rattle.attacks.claims.rules.common import as_sentence, insert_clause
-from rattle.attacks.claims.rules.distraction import usable_facts
+from rattle.attacks.claims.rules.distraction import believable_false, usable_facts
 from rattle.attacks.documents.base import Dropped
 
 
@@ -46,7 +46,7 @@ def chain(knowledge: Knowledge, name: str, at: Attachment, claim: str, hops: int
         options = usable_facts(knowledge, current, at, text) if not facts else [
             f for f in knowledge.by_entity.get(current, ())
             if f.fits(claim) and _link(facts[-1]) and not restates(f.true, text, current)
-            and not restates(f.false, text, current)]
+            and not restates(f.false, text, current) and believable_false(f, current)]
         if not options:
             break
         going_on = [f for f in options if f.next and f.next not in seen and f.next not in claim

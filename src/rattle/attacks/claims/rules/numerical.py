@@ -1,6 +1,6 @@
 """Numerical manipulation (paper §2.1): a quantity becomes a range or a comparative that keeps
 or breaks the claim ('$30' -> 'over $20' stays true, 'over $40' becomes false); a year becomes
-'the decade after 2000' when the claim has no quantity.
+'before 2010' or 'after 2010' when the claim has no quantity.
 
 Also the quantities every attack that edits numbers shares (``numbers``, ``format_number``):
 never a year, a number already qualified ('over 18 million'), a number inside a name
@@ -18,8 +18,8 @@ from typing import Any
 
 from rattle.attacks.claims.base import ClaimAttack, Outcome
 from rattle.attacks.claims.rules.common import (as_sentence, edit_problem, match_case,
-                                                replace_span)
-from rattle.attacks.claims.rules.temporal import time_expressions
+                                                name_spans, replace_span)
+from rattle.attacks.claims.rules.temporal import LATEST_YEAR, time_expressions
 from rattle.attacks.documents.base import Dropped
 
 WORD_NUMBERS = {w: i for i, w in enumerate(
@@ -43,6 +43,32 @@ _YEARLIKE = re.compile(r"\b(?:in|since|until|from|by|around|circa|before|after)\
 _ERA = re.compile(r"^\s+(?:BC|BCE|AD|CE)\b")
 _UNITS = {"hour", "hours", "minute", "minutes", "second", "seconds", "foot", "feet", "inch",
           "inches", "metre", "metres", "meter", "meters", "centimetres", "kilogram", "grams"}
+_MONTH = re.compile(r"January|February|March|April|May|June|July|August|September|October|"
+                    r"November|December")
+_CATALOGUE = re.compile(r"\b(?:No|Nos|Op|Vol|BWV|K|Number|Part|Book)\.?\s+$")
+# Round 3 (held-back labels, docs/claims.md): where the rest of the sentence fixes a number, a
+# range, a comparative or a larger count contradicts it or reads as nonsense.
+# A definite article or possessive before the number: "the six Brandenburg Concertos" -> "the
+# between eight and ten Brandenburg Concertos" is not English.
+_DEFINITE = {"the", "its", "his", "her", "their", "these", "those", "this", "that", "our", "my"}
+# A count of periodic things is bounded by its period: "twelve monthly instalments during
+# 1866" cannot be "more than twenty".
+_PERIODIC = {"monthly", "weekly", "daily", "annual", "yearly", "hourly"}
+# Prepositions of a condition on what the subject measures: "the speed of sound in dry air
+# at 20 degrees Celsius is about 343 metres per second" -> "at under 10 degrees" changes what
+# is measured, not the measurement.
+_CONDITIONS = {"at", "under", "above", "below"}
+# An adjective that fixes the number it describes: "the first perfect score of 10".
+_FIXING = {"perfect"}
+# Words of a uniqueness claim: a number inside its restriction ("the only person to have won
+# Nobel Prizes in two fields") cannot become a range: "in fewer than three fields" also
+# describes every other laureate, so the claim's truth is not what the bound says.
+_UNIQUE = {"only", "first", "last", "sole"}
+# The items listed after the count ("two new elements, polonium and radium"), or the names
+# joined by "and" before it ("Sydney and Melbourne, the two largest cities").
+_LIST_AFTER = re.compile(r"^\s+(?:[\w'’-]+\s+){0,3}[\w'’-]+,\s+[\w'’ -]+(?:,\s+[\w'’ -]+)*,?\s+"
+                         r"(?:and|or)\s+[\w'’-]+(?:\s+[\w'’-]+)?\s*(?:[,.;]|$)")
+_LIST_BEFORE = re.compile(r"\b(?:and|or)\b[^,;.]*,\s+(?:the\s+|its\s+|their\s+|all\s+)?$")
 
 
 @dataclass(frozen=True)
@@ -98,12 +124,82 @@ def numbers(claim: str, doc: Any, *, qualified: re.Pattern[str] | None = None) -
             continue
         if re.match(r"\s+(?:\w+\s+){0,2}\w+,\s+[A-Z]", claim[n.end:]):
             continue  # "two small moons, Phobos and Deimos": the list fixes the count
+        if _CATALOGUE.search(claim[:n.start]):
+            continue  # "Symphony No. 5", "Op. 27": a catalogue number names a work
+        if re.match(rf"\s+(?:of\s+)?(?:{_MONTH.pattern})\b", claim[n.end:]) or re.search(
+                rf"\b(?:{_MONTH.pattern})\s+$", claim[:n.start]):
+            continue  # a day of a month ("29 February"), not a quantity
         token = next((t for t in doc if t.idx <= n.start < t.idx + len(t)), None)
         if token is not None and (token.ent_type_ in ("ORDINAL", "DATE", "TIME")
                                   or (token.head.dep_ == "compound" and token.head.i != token.i)):
             continue
         keep.append(n)
     return sorted(keep, key=lambda n: n.start)
+
+
+def fixed(claim: str, doc: Any, n: Number, *, scope: bool = True) -> str | None:
+    """Why the sentence fixes ``n`` so that no range, comparative or larger count of it can
+    be written (see the constants above), or None. ``scope``: also a number inside the
+    restriction of a uniqueness claim (numerical rewrites; a larger count there stays false)."""
+    before = claim[:n.start].split()
+    if before and before[-1].lower() in _DEFINITE:
+        return "a number after a definite article"
+    words = claim[n.end:].split()
+    if words and words[0].strip(",.;").lower() in _PERIODIC:
+        return "a count of periodic things"
+    if _event_distance(doc, n):
+        return "a distance that names an event"
+    if _LIST_AFTER.match(claim[n.end:]) or _LIST_BEFORE.search(claim[:n.start]):
+        return "the count of a list the sentence gives"
+    names = " ".join(claim[a:b] for a, b in name_spans(doc)).lower()
+    value = int(n.value) if n.value == int(n.value) else None
+    if value is not None and (re.search(rf"(?<![\d.]){value}(?![\d.])", names)
+                              or (value in NUMBER_WORDS and re.search(rf"\b{NUMBER_WORDS[value]}\b", names))):
+        return "a number a name of the sentence also holds"  # "The Four Seasons ... four concertos"
+    token = next((t for t in doc if t.idx <= n.start < t.idx + len(t)), None)
+    if token is None:
+        return None
+    for a in list(token.ancestors)[:4]:
+        if any(c.dep_ == "amod" and c.lower_ in _FIXING for c in a.children):
+            return "a number an adjective fixes"
+    if any(a.dep_ == "prep" and a.lower_ in _CONDITIONS and a.head.dep_ in ("nsubj", "nsubjpass")
+           for a in token.ancestors):
+        return "a condition of the subject"  # "the speed of sound at 20 degrees Celsius is ..."
+    if scope:
+        for a in token.ancestors:
+            head = a.head
+            if a.dep_ in ("acl", "relcl") and (head.tag_ == "JJS" or any(
+                    c.lower_ in _UNIQUE or c.tag_ == "JJS" for c in head.children)):
+                return "a number inside a uniqueness claim"
+    return None
+
+
+def _event_distance(doc: Any, n: Number) -> bool:
+    """'the men's 100 metres world record', 'the 400 metres hurdles': a number and unit that
+    name a race, not a length (after a possessive, or before another noun)."""
+    token = next((t for t in doc if t.idx <= n.start < t.idx + len(t)), None)
+    if token is None or token.i + 1 >= len(doc) or doc[token.i + 1].lower_ not in _UNITS | _DISTANCES:
+        return False
+    unit = doc[token.i + 1]
+    after = doc[unit.i + 1] if unit.i + 1 < len(doc) else None
+    possessive = token.i > 0 and doc[token.i - 1].tag_ == "POS"
+    return possessive or (after is not None and after.tag_ in ("NN", "NNS") and after.lower_ != "of")
+
+
+_DISTANCES = {"kilometres", "kilometers", "km", "miles", "yards", "m", "metre", "metres"}
+
+
+# Verbs of a state: "in 2008 it was the busiest arena" -> "after 2000 it was" reads as "from
+# 2000 on", which the sentence does not say; an event ("founded", "published") has one date.
+_STATES = {"be", "have", "remain", "stay", "hold", "stand", "live", "last", "contain", "serve"}
+
+
+def _of_a_state(doc: Any, prep_start: int) -> bool:
+    prep = next((t for t in doc if t.idx == prep_start), None)
+    if prep is None or prep.head.lemma_.lower() not in _STATES:
+        return False
+    # "was held in 1903" (an event was organised) is no state; "held the record in 1990" is
+    return not (prep.head.lemma_.lower() == "hold" and any(c.dep_ == "auxpass" for c in prep.head.children))
 
 
 def nice(x: float, digits: int) -> float:
@@ -133,6 +229,11 @@ def _holds(comparator: str, value: float, bounds: Sequence[float]) -> bool:
     return bounds[0] <= value <= bounds[1]
 
 
+# A bound at least this far (relative) from the value: "over 1,000 megawatts" for 1,000 is false
+# only to a pedant, and a reader takes "about 5,500 degrees" to be "over 5,500" (round 3).
+MARGIN = 0.1
+
+
 def _bounds(comparator: str, v: float, truth: bool) -> list[list[float]]:
     """Candidate bounds, nicest first, meant to make ``comparator`` hold iff ``truth``."""
     factors = {("over", True): (0.7,), ("over", False): (1.3,), ("under", True): (1.3,),
@@ -150,28 +251,39 @@ def _bounds(comparator: str, v: float, truth: bool) -> list[list[float]]:
 def numerical(claim: str, doc: Any, rng: random.Random, *, comparator: str | None = None,
               truth: bool | None = None) -> Outcome:
     """Turn a quantity into a range or comparative that keeps or breaks the truth ('$30' ->
-    'over $20' stays true, 'over $40' becomes false); a year becomes 'the decade after 2000'
-    when the claim has no quantity (paper §2.1)."""
+    'over $20' stays true, 'over $40' becomes false); a year becomes 'before 2010' or 'after
+    2010' when the claim has no quantity it may rewrite (paper §2.1)."""
     if comparator is not None and comparator not in ("over", "under", "between"):
         return Dropped("numerical", f"unknown comparator {comparator!r}")
     want = rng.random() < 0.5 if truth is None else truth
-    found = numbers(claim, doc)
+    found = [n for n in numbers(claim, doc) if fixed(claim, doc, n) is None]
     if not found:
         years = [t for t in time_expressions(claim, doc)
-                 if t.prep_start is not None and t.kind in ("year", "date", "month")]
+                 if t.prep_start is not None and t.kind in ("year", "date", "month")
+                 and not _of_a_state(doc, t.prep_start)
+                 and not re.match(r"\s*(?:,|and|or)\s+(?:in\s+)?(?:1\d{3}|20\d{2})\b", claim[t.end:])
+                 and not re.search(r"(?:1\d{3}|20\d{2})\s*(?:,|and|or)\s+$", claim[:t.prep_start])]
+        # not one of two years ("published in 1605 and 1615" -> "after 1600 and 1615")
         if not years:
             return Dropped("numerical", "no number, quantity or year")
         t = rng.choice(years)
         assert t.prep_start is not None
-        decade = (t.year - 1) // 10 * 10
-        shown = decade if want else decade + rng.choice((-20, -10, 10, 20))
+        # the round years on either side, never the year itself: "in 1670" -> "before 1680"
+        # (true) or "after 1680" (false). Not "in the decade after 1660": 1670 is in it or not
+        # depending on how the reader counts (round 3, held-back labels).
+        lower, upper = (t.year - 1) // 10 * 10, t.year // 10 * 10 + 10
+        options = [(rel, bound) for rel in ("before", "after") for bound in (lower, upper)
+                   if ((rel == "before") == (bound == upper)) == want and bound <= LATEST_YEAR]
+        if not options:
+            return Dropped("numerical", f"no {'true' if want else 'false'} bound for {t.year}")
+        rel, bound = rng.choice(options)
         before = claim[t.prep_start:t.end]
-        after = f"in the decade after {shown}"
-        holds = shown < t.year <= shown + 10
+        after = f"{rel} {bound}"
+        holds = t.year < bound if rel == "before" else t.year > bound
         return ClaimAttack("numerical", replace_span(claim, t.prep_start, before, after), "",
                            before, after, t.prep_start, holds,
                            "" if holds else as_sentence(claim), (),
-                           {"comparator": "decade after", "value": t.year})
+                           {"comparator": rel, "value": t.year, "bounds": [bound]})
     n = rng.choice(found)
     comp = comparator or rng.choice(("over", "under", "between"))
     chosen = None
@@ -179,7 +291,8 @@ def numerical(claim: str, doc: Any, rng: random.Random, *, comparator: str | Non
         if n.value == int(n.value):
             bounds = [float(round(b)) for b in bounds]
         if (all(b >= (2 if n.word else 1) for b in bounds) and _holds(comp, n.value, bounds) == want
-                and (len(bounds) == 1 or bounds[0] < bounds[1])):
+                and (len(bounds) == 1 or bounds[0] < bounds[1])
+                and all(abs(b - n.value) >= MARGIN * n.value for b in bounds)):
             chosen = bounds
             break
     if chosen is None:

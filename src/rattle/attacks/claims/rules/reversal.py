@@ -88,6 +88,32 @@ _VAGUE = {"many", "several", "some", "few", "often", "frequently", "usually", "s
           "commonly", "typically", "generally", "various", "numerous"}
 
 
+# Round 3 (held-back labels, docs/claims.md). Time told relative to another part of the
+# sentence: once the subject (and its parenthetical) is cut, "won the Pulitzer Prize the
+# following year" has no anchor and many answers.
+_RELATIVE_TIME = re.compile(r"\b(?:the (?:following|next|previous|same|preceding) (?:year|month|day|decade|"
+                            r"season)|(?:that|this) (?:year|month|day|season)|(?:a|one|two|three|several|"
+                            r"\w+) (?:years?|months?|days?|decades?) (?:later|earlier|before|after)(?! \w)|"
+                            r"later that|earlier that|the year before|the year after)\b", re.I)
+# Verbs many subjects share (many people worked at Bletchley Park; many things were
+# standardised in 1921): without a superlative, an ordinal or "only" the question has many
+# answers.
+_SHARED = {"work", "serve", "study", "live", "teach", "visit", "attend", "join",
+           "belong", "collaborate", "contribute", "participate", "compete", "reside", "train",
+           "standardise", "standardize", "adopt", "introduce", "ban", "regulate", "approve",
+           "recognise", "recognize", "use", "support", "oppose", "employ", "help"}
+_SINGLING = {"first", "last", "only", "sole", "inaugural"}
+
+
+def _singles_out(doc: Any, root: Any, start: int) -> bool:
+    """Whether the predicate (from offset ``start``) names one answer: no verb many subjects
+    share unless a superlative, an ordinal or "only" restricts it."""
+    if root.lemma_.lower() not in _SHARED:
+        return True
+    return any(t.idx >= start and (t.tag_ in ("JJS", "RBS") or t.lower_ in _SINGLING
+                                   or t.ent_type_ == "ORDINAL") for t in doc)
+
+
 def _informative(doc: Any, start: int) -> bool:
     """Whether the predicate (from offset ``start``) has a noun that is not a place, a date,
     a number or a unit: something that picks out what is asked for; and no vague quantity or
@@ -151,8 +177,9 @@ def reversal(claim: str, doc: Any, rng: random.Random) -> Outcome:
         if core_end <= a:
             return Dropped("reversal", "the subject ends inside a hyphenated word")
     prefix = claim[:a].strip().rstrip(",")
-    if prefix and "," not in claim[:a]:
+    if prefix and "," not in claim[:a] and doc[0].pos_ != "ADP":
         a, prefix = 0, ""  # a misparsed title ("Mostly Murder is ..."): it opens the sentence
+        # (a fronted phrase without a comma, "In 1928 Alexander Fleming noticed", stays one)
     elif prefix and doc[0].pos_ not in ("ADP", "ADV", "SCONJ") and doc[0].tag_ not in ("VBN", "VBG"):
         return Dropped("reversal", "the subject does not open the sentence")
     core = claim[a:core_end].strip(" ,")
@@ -169,6 +196,17 @@ def reversal(claim: str, doc: Any, rng: random.Random) -> Outcome:
     predicate = claim[rest_start:].strip().rstrip(".!")
     if not predicate:
         return Dropped("reversal", "nothing after the subject")
+    verb_word = word_start(claim, root.idx)  # "co-founded": "co" and "-" belong to the verb
+    if any(rest_start <= t.idx < verb_word and not (t.head.i == root.i and t.dep_ in (
+            "aux", "auxpass", "neg", "advmod", "preconj")) for t in doc):
+        return Dropped("reversal", "more than the verb's auxiliaries between the subject and the "
+                                   "verb (a second parenthetical: 'Thriller, released in 1982, is')")
+    if _RELATIVE_TIME.search(predicate) or _RELATIVE_TIME.search(prefix):
+        return Dropped("reversal", "a time told relative to the part of the sentence the question drops")
+    if re.match(r"(?:is|was|are|were|remains|became)\s+(?:\w+\s+)?one of\b", predicate):
+        return Dropped("reversal", "'one of' the many: the question has many answers")
+    if not _singles_out(doc, root, rest_start):
+        return Dropped("reversal", "a verb many subjects share: the question has many answers")
     verb = next((t for t in doc if t.idx >= rest_start and t.pos_ in ("AUX", "VERB")), None)
     predicate = _agree(predicate, verb, rest_start)
     appositive = re.match(r"(?:a|an)\s+(.+)$", extra)

@@ -70,6 +70,9 @@ _PATTERNS = (  # (kind, regex); earlier kinds win where spans overlap
 _PREP = re.compile(r"\b(in|on|during)\s+$")
 # "fought over three days in July 1863": a time phrase after a duration would read as part of it
 _AFTER_DURATION = re.compile(r"\b(?:days?|weeks?|months?|years?|hours?|decades?|centuries)\s+$", re.I)
+# An approximate date ("dated to around 1665"): a shift within its fuzz is not clearly false,
+# and one beyond it is just a wrong date (round 3: "around 1670" was not labelled false).
+CIRCA = re.compile(r"\b(?:around|about|circa|c\.|ca\.|approximately|roughly|some|nearly|almost)\s+$", re.I)
 # Events held every four years: their years move by multiples of four.
 _QUADRENNIAL = re.compile(r"^\s+(?:Summer |Winter )?(?:Olympics|Olympic Games|Paralympics|World Cup|FIFA World Cup)", re.I)
 
@@ -225,9 +228,14 @@ def _vague(claim: str, t: TimeExpr, rng: random.Random) -> Change | None:
         shown_year = t.year if truth else t.year + rng.choice([s for s in SHIFTS if abs(s) <= 3])
         return t.prep_start, before, f"in {shown_year}", shown_year == t.year
     if shape == "decade":
-        shown = t.year // 10 * 10 + (0 if truth else rng.choice((-20, -10, 10, 20)))
-        if shown + 10 > LATEST_YEAR:
-            shown, truth = t.year // 10 * 10, True
+        # a false decade is the neighbour nearer the year ("founded in 1998" -> "in the
+        # 2000s"): one further away contradicts what readers know ("Google was founded in the
+        # 2010s", round 3); never a decade that has not ended
+        decade = t.year // 10 * 10
+        near = decade - 10 if t.year % 10 <= 4 else decade + 10
+        if not truth and (near + 10 > LATEST_YEAR or not decade_phrase(near)):
+            return None  # not "the 1900s" (also the century), nor the far side instead
+        shown = decade if truth else near
         phrase = decade_phrase(shown) or f"the {shown}s"
         return t.prep_start, before, f"in {phrase}", shown == t.year // 10 * 10
     # the part of the century: a false one is another part of the same century
@@ -265,9 +273,9 @@ def temporal(claim: str, doc: Any, rng: random.Random, *, kind: str | None = Non
     """Replace a time expression by a direct, vague or relative one (paper §2.1)."""
     if kind is not None and kind not in _MAKERS:
         return Dropped("temporal", f"unknown kind {kind!r}")
-    found = time_expressions(claim, doc)
+    found = [t for t in time_expressions(claim, doc) if not CIRCA.search(claim[:t.start])]
     if not found:
-        return Dropped("temporal", "no time expression")
+        return Dropped("temporal", "no time expression (or only approximate ones)")
     kinds = [kind] if kind else list(_MAKERS)
     usable = [(t, k) for t in found for k in kinds
               if k == "direct" or (t.prep_start is not None and t.kind in ("year", "date", "month", "decade"))]
