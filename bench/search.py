@@ -220,6 +220,9 @@ def main() -> None:
     # letters' probabilities cost one decoding step per query, the options' log-likelihoods one
     # prompt evaluation per option; the stand-in scores option texts.
     protocol = args.protocol
+    if protocol == "letter" and isinstance(backend, LexicalStandIn):
+        raise SystemExit("the lexical stand-in scores option texts, not letters: use --protocol "
+                         "loglik (or auto) with --model lexical")
     if protocol == "auto":
         scores = "loglikelihood" in backend.capabilities
         protocol = ("single" if not scores else

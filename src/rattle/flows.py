@@ -19,7 +19,10 @@ OnResult = Callable[[Any, Any], None]
 
 
 class FlowRunner(Protocol):
-    """Drives flows to their results for a suite (attack generation, judging)."""
+    """Drives flows to their results for a suite (attack generation, judging). ``dry_run``:
+    requests are counted, not sent, and flows get empty placeholder answers."""
+
+    dry_run: bool
 
     def with_model(self, model: str, flows: Iterable[tuple[Any, Flow]],
                    on_result: OnResult) -> None:
@@ -46,6 +49,8 @@ def run_offline(flows: Iterable[tuple[Any, Flow]], on_result: OnResult,
 
 class OfflineFlows:
     """A :class:`FlowRunner` that asks no model (library use of rule-based suites)."""
+
+    dry_run = False
 
     def with_model(self, model: str, flows: Iterable[tuple[Any, Flow]],
                    on_result: OnResult) -> None:

@@ -72,6 +72,8 @@ class LoadedFlows:
     is driven through the real executor and ``store`` without loading it again (the tests
     share one embedded model); any other name is loaded as ``rattle run`` would."""
 
+    dry_run = False
+
     def __init__(self, store: Any, **loaded: Any) -> None:
         from rattle.run.executor import StoreFlows
 

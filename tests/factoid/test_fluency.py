@@ -58,10 +58,15 @@ def test_drop_flow_is_the_difference_of_per_character_means() -> None:
     assert done.value.value == pytest.approx(-6.0 / 3 - -15.0 / 5)  # -2 - -3 = 1.0 nats/char
     failed = drop_flow("Ab.", "Abcd.")
     next(failed)
-    # the variant is still asked (a dry run counts both requests); the drop is unmeasured
-    assert failed.send(Completion("", error="boom")) == score_request("Abcd.")
     with pytest.raises(StopIteration) as done:
-        failed.send(Completion(json.dumps([-15.0])))
+        failed.send(Completion("", error="boom"))
+    assert done.value.value is None
+    # a dry run still asks for the variant, so that both requests are counted
+    counted = drop_flow("Ab.", "Abcd.", count_both=True)
+    next(counted)
+    assert counted.send(Completion("")) == score_request("Abcd.")
+    with pytest.raises(StopIteration) as done:
+        counted.send(Completion(""))
     assert done.value.value is None
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import math
 import logging
+import math
 import os
 import re
 from collections.abc import Sequence
@@ -24,10 +24,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any
 
+from rattle.files import atomic_dir
 from rattle.errors import MissingExtraError
 from rattle.registry import register
 from rattle.retrieval.corpus import Corpus
-from rattle.files import atomic_dir
 
 log = logging.getLogger(__name__)
 K1, B = 1.5, 0.75  # bm25s defaults (Lucene BM25; Kamphuis et al., ECIR 2020)

@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, overload
 
+from rattle.files import atomic_dir
 from rattle.datasets.qa import parse_json_line
 from rattle.errors import DataError
 from rattle.items import Document
-from rattle.files import atomic_dir
 
 STORE_VERSION = 1  # bump when the passage store's layout changes
 _HASH_BLOCK = 1 << 20

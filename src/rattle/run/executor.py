@@ -354,6 +354,8 @@ class StoreFlows:
     """The :class:`rattle.flows.FlowRunner` of a run: models are asked through ``store``
     (cached, resumable), one load and one event loop per call."""
 
+    dry_run = False
+
     def __init__(self, store: Store | None) -> None:
         self.store = store
 

@@ -93,10 +93,15 @@ def score_flow(text: str) -> Generator[ScoreRequest, Completion, float | None]:
     return total / max(1, len(text))
 
 
-def drop_flow(original: str, text: str) -> Generator[ScoreRequest, Completion, float | None]:
-    """How much less likely per character ``text`` is than ``original`` (positive: worse)."""
+def drop_flow(original: str, text: str, *,
+              count_both: bool = False) -> Generator[ScoreRequest, Completion, float | None]:
+    """How much less likely per character ``text`` is than ``original`` (positive: worse).
+    ``count_both`` (a dry run, whose answers are placeholders): ask for ``text`` even when
+    the original's score failed, so that both requests are counted."""
     a = yield from score_flow(original)
-    b = yield from score_flow(text)  # asked even when ``a`` failed: a dry run counts both
+    if a is None and not count_both:
+        return None
+    b = yield from score_flow(text)
     return None if a is None or b is None else round(a - b, 6)
 
 
@@ -160,10 +165,12 @@ class FluencyGate:
     def scores(self, pairs: Iterable[tuple[Tag, str, str]],
                flows: FlowRunner | None = None) -> dict[Tag, float | None]:
         """The fluency drop of each (tag, original, text), asked through ``flows``."""
-        pending = [(tag, drop_flow(original, text)) for tag, original, text in pairs]
+        runner = flows or OfflineFlows()
+        pending = [(tag, drop_flow(original, text, count_both=runner.dry_run))
+                   for tag, original, text in pairs]
         out: dict[Tag, float | None] = {}
         if pending:
-            (flows or OfflineFlows()).with_model(self.model, pending, out.__setitem__)
+            runner.with_model(self.model, pending, out.__setitem__)
         return out
 
     def apply(self, outcomes: Mapping[Tag, Outcome], claims: Mapping[Tag, str],
@@ -173,7 +180,7 @@ class FluencyGate:
         pairs = [(tag, claims[tag], gated_text(out)) for tag, out in outcomes.items()
                  if isinstance(out, ClaimAttack)]
         drops = self.scores(pairs, flows)
-        if getattr(flows, "dry_run", False):  # counted, not scored: every variant is kept
+        if flows is not None and flows.dry_run:  # counted, not scored: every variant is kept
             return dict(outcomes)
         result: dict[Tag, Outcome] = {}
         for tag, out in outcomes.items():

@@ -19,7 +19,7 @@ from typing import Any
 from rattle.attacks.claims.base import ClaimAttack, Outcome
 from rattle.attacks.claims.rules.common import (as_sentence, edit_problem, match_case,
                                                 name_spans, replace_span)
-from rattle.attacks.claims.rules.temporal import LATEST_YEAR, time_expressions
+from rattle.attacks.claims.rules.temporal import LATEST_YEAR, MONTHS, time_expressions
 from rattle.attacks.documents.base import Dropped
 
 WORD_NUMBERS = {w: i for i, w in enumerate(
@@ -43,8 +43,6 @@ _YEARLIKE = re.compile(r"\b(?:in|since|until|from|by|around|circa|before|after)\
 _ERA = re.compile(r"^\s+(?:BC|BCE|AD|CE)\b")
 _UNITS = {"hour", "hours", "minute", "minutes", "second", "seconds", "foot", "feet", "inch",
           "inches", "metre", "metres", "meter", "meters", "centimetres", "kilogram", "grams"}
-_MONTH = re.compile(r"January|February|March|April|May|June|July|August|September|October|"
-                    r"November|December")
 _CATALOGUE = re.compile(r"\b(?:No|Nos|Op|Vol|BWV|K|Number|Part|Book)\.?\s+$")
 # Round 3 (held-back labels, docs/claims.md): where the rest of the sentence fixes a number, a
 # range, a comparative or a larger count contradicts it or reads as nonsense.
@@ -84,6 +82,11 @@ class Number:
     commas: bool
     decimals: int
 
+
+
+def _token_at(doc: Any, offset: int) -> Any:
+    """The token of ``doc`` that covers character ``offset`` (None between tokens)."""
+    return next((t for t in doc if t.idx <= offset < t.idx + len(t)), None)
 
 def _compound_measure(doc: Any, claim: str, start: int, end: int) -> bool:
     """'2 hours, 1 minute and 9 seconds': a number next to another number-and-unit."""
@@ -126,10 +129,10 @@ def numbers(claim: str, doc: Any, *, qualified: re.Pattern[str] | None = None) -
             continue  # "two small moons, Phobos and Deimos": the list fixes the count
         if _CATALOGUE.search(claim[:n.start]):
             continue  # "Symphony No. 5", "Op. 27": a catalogue number names a work
-        if re.match(rf"\s+(?:of\s+)?(?:{_MONTH.pattern})\b", claim[n.end:]) or re.search(
-                rf"\b(?:{_MONTH.pattern})\s+$", claim[:n.start]):
+        if re.match(rf"\s+(?:of\s+)?(?:{MONTHS})\b", claim[n.end:]) or re.search(
+                rf"\b(?:{MONTHS})\s+$", claim[:n.start]):
             continue  # a day of a month ("29 February"), not a quantity
-        token = next((t for t in doc if t.idx <= n.start < t.idx + len(t)), None)
+        token = _token_at(doc, n.start)
         if token is not None and (token.ent_type_ in ("ORDINAL", "DATE", "TIME")
                                   or (token.head.dep_ == "compound" and token.head.i != token.i)):
             continue
@@ -156,7 +159,7 @@ def fixed(claim: str, doc: Any, n: Number, *, scope: bool = True) -> str | None:
     if value is not None and (re.search(rf"(?<![\d.]){value}(?![\d.])", names)
                               or (value in NUMBER_WORDS and re.search(rf"\b{NUMBER_WORDS[value]}\b", names))):
         return "a number a name of the sentence also holds"  # "The Four Seasons ... four concertos"
-    token = next((t for t in doc if t.idx <= n.start < t.idx + len(t)), None)
+    token = _token_at(doc, n.start)
     if token is None:
         return None
     for a in list(token.ancestors)[:4]:
@@ -177,7 +180,7 @@ def fixed(claim: str, doc: Any, n: Number, *, scope: bool = True) -> str | None:
 def _event_distance(doc: Any, n: Number) -> bool:
     """'the men's 100 metres world record', 'the 400 metres hurdles': a number and unit that
     name a race, not a length (after a possessive, or before another noun)."""
-    token = next((t for t in doc if t.idx <= n.start < t.idx + len(t)), None)
+    token = _token_at(doc, n.start)
     if token is None or token.i + 1 >= len(doc) or doc[token.i + 1].lower_ not in _UNITS | _DISTANCES:
         return False
     unit = doc[token.i + 1]

@@ -53,7 +53,7 @@ SHIFTS = (-10, -5, -3, -2, -1, 1, 2, 3, 5, 10)
 EVENT_DISTANCE = 60
 
 _Y = r"(1\d{3}|20\d{2})"
-_MONTHS = ("January|February|March|April|May|June|July|August|September|October|November|"
+MONTHS = ("January|February|March|April|May|June|July|August|September|October|November|"
            "December")
 _PATTERNS = (  # (kind, regex); earlier kinds win where spans overlap
     ("range", re.compile(rf"\b(?:from|between)\s+{_Y}\s+(?:to|and|until)\s+{_Y}\b")),
@@ -62,9 +62,9 @@ _PATTERNS = (  # (kind, regex); earlier kinds win where spans overlap
                            r"([- ])century\b", re.I)),
     ("decade", re.compile(r"\b(?:the\s+)?(?:(early|mid|late)[- ])?(1\d{2}0|20\d0)s\b", re.I)),
     ("era", re.compile(r"\b(\d{1,4})\s+(BC|BCE|AD|CE)\b")),
-    ("date", re.compile(rf"\b\d{{1,2}}\s+(?:{_MONTHS})\s+{_Y}\b")),
-    ("date", re.compile(rf"\b(?:{_MONTHS})\s+\d{{1,2}},\s+{_Y}\b")),
-    ("month", re.compile(rf"\b(?:{_MONTHS})\s+{_Y}\b")),
+    ("date", re.compile(rf"\b\d{{1,2}}\s+(?:{MONTHS})\s+{_Y}\b")),
+    ("date", re.compile(rf"\b(?:{MONTHS})\s+\d{{1,2}},\s+{_Y}\b")),
+    ("month", re.compile(rf"\b(?:{MONTHS})\s+{_Y}\b")),
     ("year", re.compile(rf"(?<![\d,.$£€]){_Y}(?![\d,%]|\.\d|s\b)")),
 )
 _PREP = re.compile(r"\b(in|on|during)\s+$")
