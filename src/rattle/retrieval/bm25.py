@@ -24,8 +24,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any
 
-from rattle.files import atomic_dir
 from rattle.errors import MissingExtraError
+from rattle.files import atomic_dir
 from rattle.registry import register
 from rattle.retrieval.corpus import Corpus
 

@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, overload
 
-from rattle.files import atomic_dir
 from rattle.datasets.qa import parse_json_line
 from rattle.errors import DataError
+from rattle.files import atomic_dir
 from rattle.items import Document
 
 STORE_VERSION = 1  # bump when the passage store's layout changes
