@@ -78,3 +78,53 @@ def test_dry_run_counts_without_calling(tmp_path: Path) -> None:
     assert model.calls == 0
     assert ex.stats.requests_total == 11
     assert ex.estimated_prompt_chars == 1 + sum(len(f"y{i}") for i in range(10))
+
+
+class _PickyScorer:
+    """A scorer that cannot score one continuation (as llama.cpp cannot force a byte-fallback
+    token), like a backend raising BackendError for the whole batch it was given."""
+
+    display_name = identity = "picky"
+    capabilities = frozenset({"loglikelihood"})
+    concurrency = 1
+    batch_size = 8
+
+    def __init__(self) -> None:
+        self.batches: list[int] = []
+
+    async def generate(self, requests: Any) -> Any:
+        raise AssertionError("not asked")
+
+    async def loglikelihood(self, requests: Any) -> list[list[float]]:
+        from rattle.errors import BackendError
+
+        self.batches.append(len(requests))
+        if any("Þ" in c for r in requests for c in r.continuations):
+            raise BackendError("llama.cpp decoded tokens [1] while forcing [1, 2]")
+        return [[-float(len(c)) for c in r.continuations] for r in requests]
+
+    async def aclose(self) -> None:
+        return None
+
+
+def test_a_request_the_scorer_cannot_score_fails_alone(tmp_path: Path) -> None:
+    from rattle.models import ScoreRequest
+
+    def scored(text: str) -> Generator[Any, Completion, Any]:
+        c = yield ScoreRequest((Message("user", "q"),), (text,))
+        return c.text if c.ok else c.error
+
+    model = _PickyScorer()
+    results: dict[str, Any] = {}
+    store = Store(tmp_path)
+    stats = Executor(model, store).run(((t, scored(t)) for t in ("ab", "Þingvellir", "abc")),
+                                       results.__setitem__)
+    assert results["ab"] == "[-2.0]" and results["abc"] == "[-3.0]"
+    assert results["Þingvellir"].startswith("scoring failed: llama.cpp decoded tokens")
+    assert stats.requests_failed == 1
+    assert model.batches == [3, 1, 1, 1]  # the batch failed, then each request alone
+    # the two good answers are stored; the failed one is asked again by a rerun
+    again: dict[str, Any] = {}
+    Executor(model, store).run(((t, scored(t)) for t in ("ab", "abc")), again.__setitem__)
+    assert again == {"ab": "[-2.0]", "abc": "[-3.0]"}
+    store.close()

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
-from rattle.errors import ConfigError, RunAborted
+from rattle.errors import BackendError, ConfigError, RunAborted
 from rattle.flows import Flow, OnResult, run_offline
 from rattle.models.base import SCORING, Completion, Scorer, ScoreRequest
 from rattle.run.store import Store
@@ -308,8 +308,7 @@ class Executor:
                             f"{self.backend.display_name} cannot score log-likelihoods; use a "
                             "local model (embedded, llamacpp/, transformers/) or a generation "
                             "protocol")
-                    scores = await cast(Scorer, self.backend).loglikelihood(batch)
-                    out = [Completion(json.dumps(s)) for s in scores]
+                    out = await self._scores(batch)
                 else:
                     out = await self.backend.generate(batch)
             finally:
@@ -317,6 +316,20 @@ class Executor:
             if len(out) != len(batch):
                 raise RuntimeError(f"backend returned {len(out)} answers for {len(batch)} requests")
             return out
+
+    async def _scores(self, batch: list[Any]) -> list[Completion]:
+        """Each request's scores as a completion; a request the backend cannot score (a
+        BackendError: e.g. llama.cpp forcing a byte-fallback token) fails on its own, as a
+        generation error does, instead of ending the run: the batch is asked again one by
+        one to find it."""
+        scorer = cast(Scorer, self.backend)
+        try:
+            return [Completion(json.dumps(s)) for s in await scorer.loglikelihood(batch)]
+        except BackendError as e:
+            if len(batch) == 1:
+                log.warning("scoring failed: %s", e)
+                return [Completion("", error=f"scoring failed: {e}")]
+        return [(await self._scores([r]))[0] for r in batch]
 
     def _record(self, keys: list[str], completions: list[Completion]) -> None:
         ok = [(k, c) for k, c in zip(keys, completions, strict=True) if c.ok]
