@@ -419,7 +419,19 @@ def _garbled_mix(body: str) -> bool:
 # clause about the documents ("The documents don't conflict — they simply don't mention …").
 _NO_ANSWER_OPENING = re.compile(r"\b(?:sorry|apologi[sz]e|apologies|unfortunately|regrettably|afraid|alas)\b|"
                                 r"\b(?:documents?|passages?|sources?|context|texts?)\b[^.!?]*?(?:\b(?:not|no|"
-                                r"never)\b|n't\b)", re.I)
+                                r"never)\b|n't\b)|"
+                                # Round 7: an opening about the reply's own reading, not an answer:
+                                # thanks ("Thank you for the documents."), its process ("Let me
+                                # check.", "I searched the documents for carbon-14.", "Documents
+                                # reviewed: 1, 2, 3."), the question restated ("The question is
+                                # how many moons Neptune has."), the documents in any language
+                                r"^\W*(?:thanks?|thank\s+you|many\s+thanks|great\s+question|good\s+question|"
+                                r"let\s+me|let's|okay|ok|alright|sure|certainly|of\s+course|hmm+)\b|"
+                                r"\b(?:I|we)\s+(?:\w+\s+)?(?:searched|looked|checked|read|reviewed|went|scanned|"
+                                r"examined|consulted|combed|skimmed|studied|analy[sz]ed)\b|"
+                                r"\b(?:having|after|upon|on)\s+(?:read|reading|reviewing|checking|searching|"
+                                r"looking)\b|\b(?:looking|based)\s+(?:at|on)\s+(?:the|these|all)\b|"
+                                r"^\W*(?:the\s+|your\s+)?question\b|" + lex.DOC_NOUN, re.I)
 
 
 def _answer_clause(clause: str) -> bool:
