@@ -111,7 +111,7 @@ ABSTAIN = re.compile(
         r"\bstaat\s+niet\s+in\b|\bniet\s+(?:vermeld|genoemd|te\s+beantwoorden)\b|\bgeen\s+informatie\b|"
         r"\bonbeantwoordbaar\b|\bframg\u00e5r\s+inte\b|\bingen\s+information\b|\bbrak\s+informacji\b|"
         r"\bnie\s+(?:wiadomo|mo\u017cna\s+odpowiedzie\u0107)\b|\bbilgi\s+(?:yok|bulunmamaktad\u0131r)\b|"
-        r"\bbelirtilmemi\u015f\b|\bcevaplanamaz\b|\btidak\s+(?:disebutkan|ada\s+informasi|dapat\s+"
+        r"\bbelirtilmemi\u015f\b|\bcevaplanamaz\b|\b(?:cevap|yan\u0131t)\s+verilemez\b|\byan\u0131tlanamaz\b|\btidak\s+(?:disebutkan|ada\s+informasi|dapat\s+"
         r"dijawab)\b|\bkh\u00f4ng\s+(?:c\u00f3\s+th\u00f4ng\s+tin|th\u1ec3\s+tr\u1ea3\s+l\u1eddi)\b",
         r"\uc815\ubcf4\uac00\s*\uc5c6|\uc54c\s*\uc218\s*\uc5c6|"
         # Korean "답(변/대답/응답)할 수 없": cannot answer (also "확인/판단할 수 없", cannot tell)
@@ -169,6 +169,7 @@ _DOC_NOUN = (r"(?:\b(?:documents?|passages?|context|sources?|texts?|information|
              r"\u0438\u043d\u0444\u043e\u0440\u043c\u0430\u0446|\u6587\u6863|\u6587\u4ef6|\u8d44\u6599|"
              r"\u4fe1\u606f|\u6587\u66f8|\u8cc7\u6599|\u60c5\u5831|\ubb38\uc11c|\uc815\ubcf4)")
 DOC_NOUN = _DOC_NOUN  # the documents named in any of the common languages (ralm.py)
+NEG_WORD = _NEG_WORD  # a negation in any of the common languages (ralm_structure.py)
 _CLAUSE = re.compile(r"[^,;:.!?\n\u3002\uff0c\u2014\u2013()]+")
 _NEG_DOC = re.compile(_NEG_WORD + r"\w*(?:\W+\w+){0,6}?\W*" + _DOC_NOUN + r"|" + _DOC_NOUN
                       + r"\w*(?:\W+\w+){0,6}?\W*" + _NEG_WORD, re.I)
