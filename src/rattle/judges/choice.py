@@ -243,6 +243,9 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     if kind == "yesno":
         if signals.degenerate(text) and len(set(re.findall(r"\w+", text.lower()))) > 1:
             return Choice(None, "cut-off")  # a loop of one verdict ("No no no") still says it
+        open_choice = choice_extra.leaves_open(text, options)
+        if open_choice is not None:
+            return Choice(None, open_choice)  # "I'm torn between B and A.", "I'd rather not pick one"
         got = Choice(*yesno.yes_no(text, options, question))
         return Choice(None, "hedge") if got.index is not None and signals.unsure(text) else got
     if chopped:

@@ -31,11 +31,11 @@ from rattle.judges import letters, numbers
 from rattle.judges.letters import TOKEN, Hit
 from rattle.judges.reply import OR_WORD, normalise, sentences
 
-__all__ = ["closing_doubt", "counted", "counterfactual", "declines_to_verify", "either_or",
+__all__ = ["leaves_open", "closing_doubt", "counted", "counterfactual", "declines_to_verify", "either_or",
            "false_named", "few_words_repeated", "fills_blank", "not_but"]
 
 _EITHER = re.compile(r"\beither\s+(?P<a>[^.;!?\n]{1,60}?)\s*,?\s+" + OR_WORD
-                     + r"\s+(?P<b>[^.;!?\n]{1,60}?)(?=\s*(?:[;,.!?\n]|$))", re.I)
+                     + r"\s+(?P<b>[^.;!?\n]{1,60}?)(?=\s*(?:[;,.!?\n\u2014\u2013]|\s-\s|$))", re.I)
 _LEAD_LETTER = re.compile(r"(?:(?:option|choice)\s+)?[(\[]?(?P<l>[A-Z])[)\]]?(?![A-Za-z0-9'])")
 
 
@@ -193,3 +193,22 @@ def counted(text: str, values: list[numbers.Value | None], question: str) -> set
         if len(stated) == 1 and (i := numbers.match(stated[0], values)) is not None:
             out.add(i)
     return out
+
+
+def leaves_open(text: str, options: list[str]) -> str | None:
+    """Round 7, on yes/no items (read as verdicts, so the general step that finds a choice left
+    open does not run there): a reply that declines to pick ("I'd rather not pick one", "hard to
+    single one out", "I'd reject the framing"), says no option fits ("None of the three options
+    fits well"), or weighs two options ("I'm torn between B and A", "either True or Unable to
+    determine") leaves the choice open; the reason, or None."""
+    from rattle.judges import signals
+
+    if signals.declines(text) and not re.search(r"\b(?:impossible|not\s+possible|no\s+way)\s+to\s+(?:know|predict|tell|"
+                                                r"say)\b", text, re.I):  # that is "cannot be determined"
+        return "refusal"
+    if signals.none_fits(text):
+        return "none-fits"
+    if re.search(r"\b(?:torn|undecided|split|stuck)\s+between\b", text, re.I) or any(
+            h.ambiguous for h in either_or(text, options)):
+        return "hedge"
+    return None

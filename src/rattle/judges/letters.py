@@ -78,9 +78,13 @@ _STATEMENTS: list[tuple[int, str, re.Pattern[str]]] = [
                                      r"(?:(?:option|choice|letter)\s+)?" + TOKEN
                                      + r"(?=[\s*)\]]*(?:[.!,;]|$))", re.I)),
     # "The only option consistent with the passage is (A)", "the option that fits is C"
-    (2, "correct-option", re.compile(r"\b(?:(?:only|one|remaining)\s+(?:option|choice|alternative|"
-                                     r"answer|one)|(?:option|choice|alternative)\s+(?:that|which))"
-                                     r"\b[^.;\n()]{0,60}?\s(?:is|would\s+be|remains)\s+(?:(?:option|"
+    # round 7: elimination that ends on the one option left, in any wording ("the only supported
+    # option is A", "The remaining option, D (Yellow), …", "the one left is D", "what remains is C")
+    (2, "correct-option", re.compile(r"\b(?:(?:only|one|remaining|sole|last\s+remaining)\s+(?:[a-z]+\s+){0,2}?(?:option|"
+                                     r"choice|alternative|answer|candidate|one)|(?:option|choice|alternative)\s+"
+                                     r"(?:that|which)|(?:one|option|choice|alternative)\s+(?:left|remaining)|"
+                                     r"(?:what|all\s+that)\s+(?:remains|is\s+left))"
+                                     r"\b(?:[^.;\n()]{0,60}?\s(?:is|would\s+be|remains)\s+|\s*,\s*)(?:(?:option|"
                                      r"choice)\s+)?" + TOKEN, re.I)),
     (2, "choose", re.compile(
         r"\b(?:I|I'd|I'll|we|let's|I'm|I\s+am)\s+(?:would\s+|will\s+|should\s+|going\s+to\s+|"

@@ -204,7 +204,22 @@ def prepare(reply: str) -> str:
                                                  m.group(0), re.I) else "", text)
     text = _tables(text)
     text = _LATEX_TEXT.sub(r"\1", text)  # "\\boxed{\\text{True}}" -> "\\boxed{True}"
+    text = _POLAR_NOUN.sub(r"\g<w>", _ASIDE_AFTER_IS.sub(r"\g<is> ", text))  # "is, I believe, a yes" -> "is yes"
     return re.sub(r"[ \t]{2,}", " ", normalise(text)).strip()
+
+
+# A yes or no stated as a noun phrase is that verdict: "the answer is a clear yes", "A yes from
+# me.", "I'd say the answer is a definite True", "my answer is a firm no" (an intensifier or
+# none; "a qualified yes" is left as it is); and an aside between a copula and its answer is
+# dropped ("The answer is, I believe, a yes.", "It's, I think, B").
+_POLAR_NOUN = re.compile(r"\b(?:a|an)\s+(?:(?:clear|definite|definitive|firm|resounding|big|simple|solid|"
+                         r"straightforward|plain|strong|emphatic|confident|unqualified|unambiguous|unequivocal|"
+                         r"categorical|flat|hard|clean|sure|certain|decisive|full|final|short)\s+){0,2}"
+                         r"(?P<w>yes|no|true|false)\b(?![-'])(?=\s*(?:[,.;:!?)\u2014\u2013-]|$|\s+(?:from|here|"
+                         r"for|to|on|overall|then|again)\b))", re.I)
+_ASIDE_AFTER_IS = re.compile(r"\b(?P<is>is|was|would\s+be|'s)\s*,\s*(?:I\s+(?:believe|think|guess|suppose|reckon|"
+                             r"feel|'d\s+say|would\s+say)|in\s+my\s+(?:view|opinion)|I'm\s+(?:sure|confident)|"
+                             r"as\s+far\s+as\s+I\s+can\s+tell)\s*,\s*", re.I)
 
 
 # LaTeX text wrappers keep their text: "\\text{True}", "\\textbf{B}", "\\mathrm{No}".

@@ -207,7 +207,7 @@ def yes_no(text: str, options: list[str], question: str = "") -> tuple[int | Non
         i = polar_index(options, "undetermined")
         if i is not None:
             return (i, "yesno-undetermined")
-    if against_claim.negates_claim(text, question):  # "They're native to Asia, not Africa."
+    if not hedged and against_claim.negates_claim(text, question):  # "They're native to Asia, not Africa."
         i = polar_index(options, "no")
         if i is not None:
             return (i, "yesno-correction")
