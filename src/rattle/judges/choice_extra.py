@@ -31,8 +31,18 @@ from rattle.judges import letters, numbers
 from rattle.judges.letters import TOKEN, Hit
 from rattle.judges.reply import OR_WORD, normalise, sentences
 
-__all__ = ["leaves_open", "closing_doubt", "counted", "counterfactual", "declines_to_verify", "either_or",
-           "false_named", "few_words_repeated", "fills_blank", "not_but"]
+__all__ = [
+    "closing_doubt",
+    "counted",
+    "counterfactual",
+    "declines_to_verify",
+    "either_or",
+    "false_named",
+    "few_words_repeated",
+    "fills_blank",
+    "leaves_open",
+    "not_but",
+]
 
 _EITHER = re.compile(r"\beither\s+(?P<a>[^.;!?\n]{1,60}?)\s*,?\s+" + OR_WORD
                      + r"\s+(?P<b>[^.;!?\n]{1,60}?)(?=\s*(?:[;,.!?\n\u2014\u2013]|\s-\s|$))", re.I)

@@ -150,6 +150,8 @@ def opens_otherwise(text: str, index: int, options: list[str]) -> bool:
     if polar is None or len(clause.split()) > 4 or re.search(
             r"\b(?:probably|likely|maybe|perhaps|think|guess|believe|seems?)\b", clause, re.I):
         return False
+    if polarity.opens_undetermined(clause):
+        return polar != "undetermined"  # "No se puede determinar: …" opens with no "no"
     said = polarity.opener(clause)
     return said in ("yes", "no") and said != polar
 
