@@ -147,6 +147,7 @@ _LETTER_RULES = frozenset({"only", "final", "label", "boxed", "answer-is", "corr
 
 
 def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Choice:
+    original = text
     text = re.sub(r"(?<![\w'])['\"]([A-Za-z])['\"](?![\w'])",  # 'B' -> (B), not the option "a"
                   lambda m: m.group(0) if m.group(1) in letters.as_text(options) else f"({m.group(1)})",
                   text)
@@ -158,6 +159,8 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     values = numbers.numeric_options(options) if kind == "numeric" else None
 
     def checked(index: int, start: int, how: str) -> Choice:
+        if how == "json" and choice_extra.json_disagrees(original, index, options):
+            return Choice(None, "conflicting")  # {"answer": "B", "answer_text": "Silver"}
         if how in _LETTER_RULES and crosscheck.disagrees(text, start, index, options,
                                                          question=question, values=values):
             return Choice(None, "conflicting")
@@ -248,6 +251,8 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
             return Choice(None, open_choice)  # "I'm torn between B and A.", "I'd rather not pick one"
         got = Choice(*yesno.yes_no(text, options, question))
         return Choice(None, "hedge") if got.index is not None and signals.unsure(text) else got
+    if choice_extra.option_salad(text, options):
+        return Choice(None, "cut-off")  # "100 45 the answer 55 is 65 A B … the C"
     if chopped:
         return _loop(text, options, values)
     got = _last_value(text, values) if values is not None else Choice(None, "unparsed")

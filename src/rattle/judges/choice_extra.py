@@ -40,7 +40,9 @@ __all__ = [
     "false_named",
     "few_words_repeated",
     "fills_blank",
+    "json_disagrees",
     "leaves_open",
+    "option_salad",
     "not_but",
 ]
 
@@ -222,3 +224,47 @@ def leaves_open(text: str, options: list[str]) -> str | None:
             h.ambiguous for h in either_or(text, options)):
         return "hedge"
     return None
+
+
+# The fields of a JSON answer that restate the option beside its letter.
+_JSON_TEXT_KEYS = frozenset({"answer_text", "text", "option_text", "choice_text", "value", "answer_value",
+                             "content", "label_text", "option_value", "answer_content", "explanation_value"})
+
+
+def json_disagrees(text: str, index: int, options: list[str]) -> bool:
+    """Round 7: a JSON answer whose letter and the option text or value beside it disagree
+    (``{"answer": "B", "answer_text": "Silver"}`` where (B) is Gold; ``{"answer": "A", "value":
+    16}`` where (A) is 14): the letter is unmeasured, like "The answer is (A) Australia."."""
+    import json
+
+    start = text.find("{")
+    try:
+        obj = json.JSONDecoder().raw_decode(text, start)[0] if start >= 0 else None
+    except ValueError:
+        return False
+    if not isinstance(obj, dict):
+        return False
+    own = options[index].strip().lower()
+    for key, value in obj.items():
+        if str(key).lower() not in _JSON_TEXT_KEYS or isinstance(value, bool) or not isinstance(
+                value, (str, int, float)):
+            continue
+        said = normalise(str(value)).strip().lower()
+        if said != own and any(said == o.strip().lower() for j, o in enumerate(options) if j != index):
+            return True
+    return False
+
+
+def option_salad(text: str, options: list[str]) -> bool:
+    """Round 7: a run of six or more words without any sentence punctuation that names two or
+    more different option letters, or two option values and a word doubled ("100 45 the answer 55 is 65 A B 100 - 45 = 45 55 the C",
+    "February 28 29 the 年 days 二月 answer 30 C B A 的"): word salad, whose values and letters
+    are no answer."""
+    if re.search(r"[.!?\u3002\uff01\uff1f]", text) or len(re.findall(r"\w+", text)) < 6:
+        return False
+    named = {letters.letter_index(m.group(0), len(options))
+             for m in re.finditer(r"(?<![\w(])[A-Z](?![\w)])", text)} - {None}
+    if len(named) >= 2 and not any(o.strip() in ("A", "B", "C", "D", "E") for o in options):
+        return True
+    said = {o for o in options if re.search(r"(?<![\w.])" + re.escape(o.strip()) + r"(?![\w.])", text)}
+    return len(said) >= 2 and bool(re.search(r"(?<!\S)(\S+)\s+\1(?!\S)", text))  # "9 9 nine answer the 6 is"

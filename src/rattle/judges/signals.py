@@ -39,7 +39,13 @@ def cut_off(text: str) -> bool:
             text.count('"') % 2 == 1 or text.count("(") > text.count(")") or _unfinished_list(text)):
         return True
     core = re.sub(r"[\s*_`#>\"']+$", "", text)
-    return bool(core) and bool(_FUNCTION_END.search(core))
+    return bool(core) and (bool(_FUNCTION_END.search(core)) or bool(_SUBJECT_ONLY.search(core)))
+
+
+# Round 7: a last sentence that is only a subject with a relative clause, left without its
+# predicate ("… An anemometer measures wind speed. The instrument that measures")
+_SUBJECT_ONLY = re.compile(r"(?:^|[.!?]\s+)(?:The|A|An|This|These|Those|Its|Their|One)\s+[^.!?,;:\n]*?\b(?:that|which|"
+                           r"who)\s+[a-z]+$")
 
 
 def _unfinished_list(text: str) -> bool:
