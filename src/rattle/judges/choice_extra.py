@@ -42,8 +42,8 @@ __all__ = [
     "fills_blank",
     "json_disagrees",
     "leaves_open",
-    "option_salad",
     "not_but",
+    "option_salad",
 ]
 
 _EITHER = re.compile(r"\beither\s+(?P<a>[^.;!?\n]{1,60}?)\s*,?\s+" + OR_WORD
