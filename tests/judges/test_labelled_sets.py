@@ -16,8 +16,8 @@ from rattle.errors import ConfigError, DataError
 from rattle.judges import agreement as ag
 
 # Replies of each dev file the paper mode reads as labelled (of 160), dev … dev-g.
-PAPER_AGREED = {"abstain": (117, 126, 125, 123, 124, 113, 109),
-                "conflict": (128, 130, 126, 122, 125, 122, 86)}
+PAPER_AGREED = {"abstain": (117, 126, 125, 123, 124, 113, 110),
+                "conflict": (128, 130, 126, 122, 125, 122, 87)}
 
 
 def test_every_extractor_agrees_on_the_dev_half_and_held_back_halves_are_reported() -> None:
@@ -55,7 +55,7 @@ def test_paper_mode_agreement_is_reported_beside_broad() -> None:
     # The papers' strings alone miss the other phrasings of abstention and conflict.
     paper = {a.set_name: a for a in ag.all_agreements(modes=("paper",)) if a.half == "dev"
              and a.set_name in ("abstain", "conflict")}
-    assert paper["abstain"].extractor == "ralm.abstain@6[paper]"
+    assert paper["abstain"].extractor == "ralm.abstain@7[paper]"
     for set_name, per_file in PAPER_AGREED.items():
         assert (paper[set_name].n, round(paper[set_name].accuracy * 1120)) == (1120,
                                                                         sum(per_file))
@@ -114,9 +114,9 @@ def test_judge_agreement_metrics_for_a_run() -> None:
                                              "abstain"]
     assert all(v.name == "judge_agreement" and v.n == 1120 and v.value is not None
                and v.value >= ag.GATE for v in dev)
-    assert dev[-1].group["extractor"] == "ralm.abstain@6[broad]"
+    assert dev[-1].group["extractor"] == "ralm.abstain@7[broad]"
     paper = ag.judge_agreement_metrics(["ralm.abstain"], mode="paper")
-    assert paper[0].group["extractor"] == "ralm.abstain@6[paper]"
+    assert paper[0].group["extractor"] == "ralm.abstain@7[paper]"
     assert paper[0].value == pytest.approx(sum(PAPER_AGREED["abstain"]) / 1120)
     with pytest.raises(ConfigError, match=r"ralm\.conflict"):
         ag.judge_agreement_metrics(["nosuch"])

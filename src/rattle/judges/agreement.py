@@ -208,8 +208,8 @@ def predictor(set_name: str, *, mode: str = "broad") -> Predict:
 
 def extractor_name(set_name: str, mode: str = "broad") -> str:
     family = _family(set_name)
-    return {"choice": "choice.extract@6", "verdict": "claims.verdict@6",
-            "abstain": f"ralm.abstain@6[{mode}]", "conflict": f"ralm.conflict@6[{mode}]"}[family]
+    return {"choice": "choice.extract@7", "verdict": "claims.verdict@7",
+            "abstain": f"ralm.abstain@7[{mode}]", "conflict": f"ralm.conflict@7[{mode}]"}[family]
 
 
 def score(gold: Sequence[str | None], predicted: Sequence[str | None]) -> tuple[float, float]:

@@ -444,7 +444,7 @@ class ChoiceJudge:
     """Judges a multiple-choice reply by the option ``extract_choice`` reads from it."""
 
     compat: bool = False
-    name: str = "choice@6"
+    name: str = "choice@7"
 
     def __call__(self, question: Question, response: Response) -> Judgement:
         if not response.ok:
@@ -467,7 +467,7 @@ class ChoiceJudge:
         )
 
 
-@register("judge", "choice", version=6)
+@register("judge", "choice", version=7)
 def choice(*, compat: bool = False) -> ChoiceJudge:
     """Which option a reply chose: letters, option text, yes/no and numeric values; refusals
     and hedges unmeasured."""

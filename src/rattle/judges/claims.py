@@ -7,7 +7,7 @@
 - Contextual contradictions (paper §3.4): a reply that accepts a false claim while stating
   the correct fact elsewhere (Figure 2) is flagged ``contradiction``.
 - Free-form protocol: the target answers naturally; a judge, given the gold correction, labels
-  the answer ``correct`` / ``accepts_error`` / ``unmeasured``. ``RuleJudge`` (``claims.rules@2``)
+  the answer ``correct`` / ``accepts_error`` / ``unmeasured``. ``RuleJudge`` (``claims.rules@3``)
   does it offline from the verdict and the correction; ``LLMJudge`` (``claims.llm@1``) asks a
   judge model with the versioned ``JUDGE_PROMPT``. Either is scored against the labelled
   replies in ``judges/data/freeform_labels.jsonl`` (``agreement``), and every record names the
@@ -230,7 +230,7 @@ class FreeformCase:
 class RuleJudge:
     """Offline free-form judge: verdict, then whether the correction is stated."""
 
-    name = "claims.rules@2"
+    name = "claims.rules@3"
 
     def label(self, case: FreeformCase) -> str:
         accepts = verdict(case.reply)

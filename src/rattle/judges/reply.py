@@ -44,7 +44,7 @@ _REVISION = re.compile(
     # Round 7: a hesitation that says no ("… is... hmm, no.", "True — … Hmm, no: …") and a
     # correction announced in any wording ("Correcting myself:", "Let me correct that",
     # "Self-correction:", "I stand corrected", "Correction —")
-    r"(?:^|(?<=[\s.,;:!?\u2026\u2014\u2013-]))(?:hmm+|um+|uh+|erm|oh|ah)[,.]*\s+no\b(?=\s*[,.:;!\u2014\u2013-])|"
+    r"(?<=[\w.,;:!?\u2026\u2014\u2013-])\s*(?<!^)(?:hmm+|um+|uh+|erm|oh|ah)[,.]*\s+no\b(?=\s*[,.:;!\u2014\u2013-])|"
     r"\bcorrecting\s+(?:myself|that|this)\b|\bself-?correction\b|\bI\s+stand\s+corrected\b|"
     r"\b(?:let\s+me|I\s+(?:need|have|must|should)\s+to|I(?:'ll|\s+will|\s+must))\s+correct\s+"
     r"(?:myself|that|this|my\s+(?:answer|mistake|error))\b|"
