@@ -27,7 +27,7 @@ from typing import Literal
 
 from rattle.judges import ralm_lexicon as lex
 from rattle.judges import ralm_mixed, ralm_structure, signals
-from rattle.judges.ralm_content import has_content
+from rattle.judges.ralm_content import has_content, placeholder_only
 from rattle.judges.reply import after_revision, first_item, prepare, tool_call
 
 __all__ = ["Detection", "classify_reply", "detect_conflict", "detect_unanswerable", "has_content", "says_conflict",
@@ -262,6 +262,8 @@ def detect_conflict(text: str, *, mode: Mode = "paper") -> Detection:
     shaped = ralm_structure.json_reading(body) if mode == "broad" else None
     if shaped is not None:  # {"conflict": true}
         return Detection(shaped == "conflict", "json field")
+    if mode == "broad" and _ends_denied(body):  # "Conflict at first sight, but no conflict in fact: …"
+        return Detection(False, "conflict denied")
     if _first_unnegated(_CONFLICT_WORD, body, wars=mode == "broad") is not None:
         return Detection(True, "conflict")
     if mode == "paper":
@@ -278,6 +280,14 @@ def detect_conflict(text: str, *, mode: Mode = "paper") -> Detection:
     if (contrast is not None or lex.documents_differ(body)) and not _AGREE.search(body):
         return Detection(True, "documents contrasted")
     return Detection(False, "no conflict")
+
+
+def _ends_denied(body: str) -> bool:
+    """The reply's last word on a conflict denies it (round 7): what it said before is taken back."""
+    said = [m for m in (*_CONFLICT_WORD.finditer(body), *lex.CONFLICT_BROAD.finditer(body))
+            if not _names_a_war(body, m)]
+    last = max(said, key=lambda m: m.start(), default=None)
+    return last is not None and (lex.negated(body, last.start()) or bool(_DENIED.match(body, last.end())))
 
 
 def says_unanswerable(text: str, *, mode: Mode = "paper") -> bool:
@@ -322,7 +332,7 @@ def unusable(text: str) -> str | None:
             # founded Y. …") or of one abstention counts; "Japan Japan attack attack" is salad
     if signals.stopped_thinking(text, body):
         return "unfinished"
-    if _PLACEHOLDER.search(body):
+    if placeholder_only(body):
         return "degenerate"  # "confl1ct?? ans: [[doc2]] ###": an answer slot left as a template
     if tool_call(body):
         return "tool-call"
@@ -351,12 +361,6 @@ def unusable(text: str) -> str | None:
             _UNDECIDED.search(body) or _KEYWORD_ASKED.fullmatch(body.strip()) or _alternatives(body):
         return "undecided"
     return None
-
-
-# An answer label followed only by a template placeholder ("ans: [[doc2]]", "Answer: {{answer}}",
-# "Answer: <your answer>", "Answer: [insert answer]", "Answer: ___").
-_PLACEHOLDER = re.compile(r"\b(?:ans(?:wer)?|final\s+answer|response)\s*[:=]\s*(?:\[\[[^\]]*\]\]|\{\{[^}]*\}\}|"
-                          r"\[(?:insert|your|answer|fill)[^\]]*\]|<(?:your|answer|insert)[^>]*>|_{3,})\W*$", re.I)
 
 
 def _reports(sentence: str) -> bool:

@@ -2,7 +2,8 @@
 punctuation only, an echo of the prompt's scaffolding (Park & Lee, TACL 2024, Table 9: "Question:
 … Answer:", the prompt's own instructions, cut off or not), a structured reply left empty, or
 (round 7) only the question restated ("What is the chemical symbol for gold?" twice); a reply
-that answers before the exercises it goes on to write ("8\n\nQuestion: …\nAnswer:") has content.
+that answers before the exercises it goes on to write ("8\n\nQuestion: …\nAnswer:") has content;
+``placeholder_only``: an answer slot left as a template ("ans: [[doc2]]").
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import re
 
 from rattle.judges.reply import json_answer, prepare
 
-__all__ = ["has_content"]
+__all__ = ["has_content", "placeholder_only"]
 
 # The sentences of the Table 9 prompts: a reply that only repeats them has no content.
 _INSTRUCTIONS = ("use the above documents to answer the subsequent question",
@@ -63,3 +64,14 @@ def _only_questions(body: str) -> bool:
     rest = re.sub(r"[^?\n]+\?", " ", body).strip()
     return bool(asked) and all(_QUESTION.match(q) for q in asked) and (
         not rest or any(q.lower().startswith(rest.lower()) for q in asked))
+
+
+# An answer label followed only by a template placeholder ("ans: [[doc2]]", "Answer: {{answer}}",
+# "Answer: <your answer>", "Answer: [insert answer]", "Answer: ___").
+_PLACEHOLDER = re.compile(r"\b(?:ans(?:wer)?|final\s+answer|response)\s*[:=]\s*(?:\[\[[^\]]*\]\]|\{\{[^}]*\}\}|"
+                          r"\[(?:insert|your|answer|fill)[^\]]*\]|<(?:your|answer|insert)[^>]*>|_{3,})\W*$", re.I)
+
+
+def placeholder_only(body: str) -> bool:
+    """The reply's answer label holds only a template placeholder (round 7, broad mode)."""
+    return bool(_PLACEHOLDER.search(body))

@@ -120,6 +120,10 @@ ABSTAIN = re.compile(
         r"\u0648\u0645\u0627\u062a|\u0644\u0627\s+\u064a\u0645\u0643\u0646\s+\u0627\u0644\u0625\u062c\u0627"
         r"\u0628\u0629|\u091c\u093e\u0928\u0915\u093e\u0930\u0940\s+\u0928\u0939\u0940\u0902",
         r"\bsin\s+(?:informaci[\u00f3o]n|datos)\b|\bno\s+(?:aparece|figura|consta)\b|"
+        # Hindi: the documents / the information … "नहीं" within the clause (its vowel signs split
+        # words, so the word-counting last resort does not reach it)
+        r"(?:\u0926\u0938\u094d\u0924\u093e\u0935\u0947\u091c|\u091c\u093e\u0928\u0915\u093e\u0930\u0940|"
+        r"\u0938\u094d\u0930\u094b\u0924|\u092a\u093e\u0920)[^\u0964.!?\n]{0,80}?\u0928\u0939\u0940\u0902|"
         # "not to be found": "Information introuvable", "nicht gefunden", "未找到", "見つかりません"
         r"\bintrouvables?\b|\bunauffindbar\b|\b(?:nicht|niet|non|pas|no|n[\u00e3a]o)\s+(?:gefunden|gevonden|"
         r"trouv[\u00e9e]e?s?|trovat[aoie]|encontrad[oa]s?)\b|\bno\s+se\s+(?:encontr[\u00f3o]|hall[\u00f3o])\b|"

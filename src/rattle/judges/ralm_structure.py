@@ -170,7 +170,9 @@ def tentative_report(body: str) -> bool:
     return any(not negated(body, m.start()) for m in _TENTATIVE.finditer(body))
 
 
-_ASKED = re.compile(r"\b(un-?answerable|conflict(?:ing|s)?)\s*\?+", re.I)
+_ASKED = re.compile(r"\b(un-?answerable|conflict(?:ing|s)?|contradiction|discrepancy|disagreement|inconsistency)"
+                    r"\s*\?+", re.I)
+_CONFLICT_FAMILY = r"(?:conflict|contradict|discrepan|disagree|inconsisten)\w*"
 
 
 def answered_questions(body: str) -> str:
@@ -178,8 +180,9 @@ def answered_questions(body: str) -> str:
     conflict.", "not a conflict"): the question was answered."""
     out = body
     for m in reversed(list(_ASKED.finditer(body))):
-        stem = m.group(1).lower()[:8]
-        later = [k for k in re.finditer(re.escape(stem) + r"\w*", body[m.end():], re.I)]
+        asked = m.group(1).lower()
+        family = r"un-?answerable" if "answerable" in asked else _CONFLICT_FAMILY
+        later = list(re.finditer(family, body[m.end():], re.I))
         if any(negated(body, m.end() + k.start()) for k in later):
             out = out[:m.start()] + out[m.end():]
     return out
