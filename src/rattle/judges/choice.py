@@ -190,7 +190,7 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     hit = _pick(sorted(hits, key=lambda h: h.start))
     if hit is not None and hit.tier > 1 and letters.letter_run(text, options):
         return Choice(None, "echo-options")  # "A B C D chloro mito A A nucleus … B? D"
-    if hit is not None and hit.tier > 1 and signals.word_salad(text):
+    if hit is not None and hit.tier > 1 and (signals.word_salad(text) or choice_extra.option_salad(text, options)):
         return Choice(None, "cut-off")  # "Egypt Egypt … the the answer answer B"
     if hit is not None and hit.tier > 1 and signals.cut_off(text) and re.search(
             r"\b(?:is|are|was|were|equals|be)\s*$", text, re.I) and not _repeats_itself(text):
@@ -256,6 +256,8 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     if chopped:
         return _loop(text, options, values)
     got = _last_value(text, values) if values is not None else Choice(None, "unparsed")
+    if got.index is not None and any(i == got.index and rejected for i, _, rejected in spans):
+        return Choice(None, "conflicting")  # "B (24) is not …; neither is D (30)." ends on a rejected value
     if got.index is None and got.how == "unparsed":
         if all(s.rstrip(" *_\"'").endswith("?") for _, s in sentences(text)):
             return Choice(None, "hedge")  # "Maybe the bald eagle? Or was it the turkey?"

@@ -260,11 +260,11 @@ def option_salad(text: str, options: list[str]) -> bool:
     more different option letters, or two option values and a word doubled ("100 45 the answer 55 is 65 A B 100 - 45 = 45 55 the C",
     "February 28 29 the 年 days 二月 answer 30 C B A 的"): word salad, whose values and letters
     are no answer."""
-    if re.search(r"[.!?\u3002\uff01\uff1f]", text) or len(re.findall(r"\w+", text)) < 6:
-        return False
-    named = {letters.letter_index(m.group(0), len(options))
-             for m in re.finditer(r"(?<![\w(])[A-Z](?![\w)])", text)} - {None}
+    if re.search(r"[.!?\n\u3002\uff01\uff1f\u2192]", text) or len(re.findall(r"\w+", text)) < 6:
+        return False  # one run of words: not a list, a calculation on lines, or an arrow to a letter
+    named = {letters.letter_index(m.group(0), len(options))  # not the article "A hexagon"
+             for m in re.finditer(r"(?<![\w(])[A-Z](?![\w)])(?![ \t]+[a-z])|(?<![\w(])[B-HJ-Z](?![\w)])", text)} - {None}
     if len(named) >= 2 and not any(o.strip() in ("A", "B", "C", "D", "E") for o in options):
         return True
     said = {o for o in options if re.search(r"(?<![\w.])" + re.escape(o.strip()) + r"(?![\w.])", text)}
-    return len(said) >= 2 and bool(re.search(r"(?<!\S)(\S+)\s+\1(?!\S)", text))  # "9 9 nine answer the 6 is"
+    return len(said) >= 2 and bool(re.search(r"(?<!\S)(\S+)[ \t]+\1(?!\S)", text))  # "9 9 nine answer the 6 is"

@@ -212,7 +212,7 @@ def prepare(reply: str) -> str:
 # me.", "I'd say the answer is a definite True", "my answer is a firm no" (an intensifier or
 # none; "a qualified yes" is left as it is); and an aside between a copula and its answer is
 # dropped ("The answer is, I believe, a yes.", "It's, I think, B").
-_POLAR_NOUN = re.compile(r"\b(?:a|an)\s+(?:(?:clear|definite|definitive|firm|resounding|big|simple|solid|"
+_POLAR_NOUN = re.compile(r"\b(?:(?:it|that|this)(?:'s|\s+is|\s+gets|\s+earns)\s+)?(?:a|an)\s+(?:(?:clear|definite|definitive|firm|resounding|big|simple|solid|"
                          r"straightforward|plain|strong|emphatic|confident|unqualified|unambiguous|unequivocal|"
                          r"categorical|flat|hard|clean|sure|certain|decisive|full|final|short)\s+){0,2}"
                          r"(?P<w>yes|no|true|false)\b(?![-'])(?=\s*(?:[,.;:!?)\u2014\u2013-]|$|\s+(?:from|here|"
