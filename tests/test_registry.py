@@ -19,7 +19,7 @@ SNAPSHOT: dict[str, dict[str, int]] = {
                "docs.topk": 1},
     "model": {"embedded": 1, "llamacpp": 1, "openai": 1, "scripted": 1, "transformers": 1},
     "system": {"http": 1, "llm": 1, "rag": 1},
-    "judge": {"choice": 5, "claims.llm": 1, "claims.rules": 1, "fallback": 1, "qa.match": 1,
+    "judge": {"choice": 7, "claims.llm": 1, "claims.rules": 1, "fallback": 1, "qa.match": 1,
               "quality": 1},
     "metric": {"accuracy": 1, "acr": 1, "any_flip_rate": 1, "asr": 1,
                "attack_success_rate": 1, "consistency_std": 1, "er": 1,

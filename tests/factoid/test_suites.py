@@ -39,7 +39,7 @@ def test_attacks_with_the_embedded_model_offline(tmp_path: Path) -> None:
     by_attack = {m["group"].get("attack") for m in metrics if m["name"] == "asr"}
     assert {"temporal", "distraction", "multihop", "reversal"} <= by_attack
     assert any(m["name"] == "acc_before" for m in metrics)
-    assert info["judge"].startswith("claims.verdict@6")
+    assert info["judge"].startswith("claims.verdict@7")
     assert info["suite_notes"]["attack_mode"] == "rules"
     assert info["suite_notes"]["fluency_gate"] == "embedded?n_threads=1"
     assert "fluency_thresholds" not in info["suite_notes"]  # fitted for this scorer

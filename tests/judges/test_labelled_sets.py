@@ -1,7 +1,7 @@
 """The labelled sets and the agreement gate (issue 14, item 4): every extractor agrees with the
-hand labels on at least 97% of the dev half (dev … dev-f, 960 replies per set); a held-back
+hand labels on at least 97% of the dev half (dev … dev-g, 1,120 replies per set); a held-back
 half is reported for exactly the sets that have a ``<set>.heldout.jsonl`` file (none while a
-new one is being written: the fifth round's held-back half became dev-f, docs/judging.md);
+new one is being written: the sixth round's held-back half became dev-g, docs/judging.md);
 RALM detectors are gated in broad mode, the paper mode's agreement is reported beside it."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import pytest
 from rattle.errors import ConfigError, DataError
 from rattle.judges import agreement as ag
 
-# Replies of each dev file the paper mode reads as labelled (of 160), dev … dev-f.
-PAPER_AGREED = {"abstain": (117, 126, 125, 123, 124, 113),
-                "conflict": (128, 130, 126, 122, 125, 122)}
+# Replies of each dev file the paper mode reads as labelled (of 160), dev … dev-g.
+PAPER_AGREED = {"abstain": (117, 126, 125, 123, 124, 113, 110),
+                "conflict": (128, 130, 126, 122, 125, 122, 87)}
 
 
 def test_every_extractor_agrees_on_the_dev_half_and_held_back_halves_are_reported() -> None:
@@ -35,10 +35,10 @@ def test_every_extractor_agrees_on_the_dev_half_and_held_back_halves_are_reporte
 
 @pytest.mark.parametrize("set_name", ag.SETS)
 def test_dev_halves_are_complete_and_varied(set_name: str) -> None:
-    # the dev half is every <set>.dev*.jsonl file: the first one, dev-b, … and dev-f
-    assert ag.dev_parts(set_name) == ["dev", "dev-b", "dev-c", "dev-d", "dev-e", "dev-f"]
+    # the dev half is every <set>.dev*.jsonl file: the first one, dev-b, … and dev-g
+    assert ag.dev_parts(set_name) == ["dev", "dev-b", "dev-c", "dev-d", "dev-e", "dev-f", "dev-g"]
     rows = ag.load_labels(set_name, "dev")
-    assert len(rows) == 960 and len({r["id"] for r in rows}) == 960
+    assert len(rows) == 1120 and len({r["id"] for r in rows}) == 1120
     for part in ag.dev_parts(set_name):
         rows = ag.load_labels(set_name, part=part)
         assert len(rows) == 160
@@ -55,9 +55,10 @@ def test_paper_mode_agreement_is_reported_beside_broad() -> None:
     # The papers' strings alone miss the other phrasings of abstention and conflict.
     paper = {a.set_name: a for a in ag.all_agreements(modes=("paper",)) if a.half == "dev"
              and a.set_name in ("abstain", "conflict")}
-    assert paper["abstain"].extractor == "ralm.abstain@6[paper]"
+    assert paper["abstain"].extractor == "ralm.abstain@7[paper]"
     for set_name, per_file in PAPER_AGREED.items():
-        assert (paper[set_name].n, round(paper[set_name].accuracy * 960)) == (960, sum(per_file))
+        assert (paper[set_name].n, round(paper[set_name].accuracy * 1120)) == (1120,
+                                                                        sum(per_file))
         for part, agreed in zip(ag.dev_parts(set_name), per_file, strict=True):
             one = ag.agreement_for(set_name, part=part, mode="paper")
             assert (one.half, one.n, round(one.accuracy * 160)) == (part, 160, agreed)
@@ -111,12 +112,12 @@ def test_judge_agreement_metrics_for_a_run() -> None:
     dev = [v for v in values if v.group["half"] == "dev"]
     assert [v.group["set"] for v in dev] == ["choice.letter", "choice.yesno", "choice.numeric",
                                              "abstain"]
-    assert all(v.name == "judge_agreement" and v.n == 960 and v.value is not None
+    assert all(v.name == "judge_agreement" and v.n == 1120 and v.value is not None
                and v.value >= ag.GATE for v in dev)
-    assert dev[-1].group["extractor"] == "ralm.abstain@6[broad]"
+    assert dev[-1].group["extractor"] == "ralm.abstain@7[broad]"
     paper = ag.judge_agreement_metrics(["ralm.abstain"], mode="paper")
-    assert paper[0].group["extractor"] == "ralm.abstain@6[paper]"
-    assert paper[0].value == pytest.approx(sum(PAPER_AGREED["abstain"]) / 960)
+    assert paper[0].group["extractor"] == "ralm.abstain@7[paper]"
+    assert paper[0].value == pytest.approx(sum(PAPER_AGREED["abstain"]) / 1120)
     with pytest.raises(ConfigError, match=r"ralm\.conflict"):
         ag.judge_agreement_metrics(["nosuch"])
 

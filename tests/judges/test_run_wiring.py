@@ -50,10 +50,10 @@ def test_every_run_reports_its_extractors_agreement(tmp_path: Path) -> None:
     assert {s for s, half in sets if half == "heldout"} == held
     ralm = run(tmp_path / "r", "ralm.unanswerable", "scripted/echo")
     names = {m["group"]["extractor"] for m in metrics_json(ralm) if m["name"] == "judge_agreement"}
-    assert names == {"ralm.abstain@6[paper]"}  # the mode the run used
+    assert names == {"ralm.abstain@7[paper]"}  # the mode the run used
     broad = run(tmp_path / "b", "ralm.unanswerable", "scripted/echo", detect="broad")
     names = {m["group"]["extractor"] for m in metrics_json(broad) if m["name"] == "judge_agreement"}
-    assert names == {"ralm.abstain@6[broad]"}
+    assert names == {"ralm.abstain@7[broad]"}
 
 
 def test_a_judge_model_resolves_replies_the_rules_cannot_read(tmp_path: Path) -> None:
@@ -92,7 +92,7 @@ def test_the_factoid_suite_reads_verdicts_against_the_claim_it_sent(tmp_path: Pa
     assert measured and all(r["labels"]["verdict"] is True and r["status"] == "parsed"
                             for r in measured)
     assert all(r["correct"] == (r["claim_true"] is True) for r in measured)
-    assert out.run_info["judge"].startswith("claims.verdict@6")
+    assert out.run_info["judge"].startswith("claims.verdict@7")
 
 
 def test_broad_ralm_runs_leave_unusable_replies_unmeasured(tmp_path: Path) -> None:

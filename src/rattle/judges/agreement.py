@@ -2,7 +2,7 @@
 
 Each labelled set lives in ``judges/data/labels/<set>.<half>.jsonl``: the ``dev`` half the
 rules were developed on (every ``<set>.dev*.jsonl`` file together: ``dev``, ``dev-b``, …,
-``dev-f``), and, when present, a ``heldout`` half (``<set>.heldout.jsonl``) written by someone
+``dev-g``), and, when present, a ``heldout`` half (``<set>.heldout.jsonl``) written by someone
 else that no rule was tuned on; a set without a held-back file reports its dev half only. A
 set maps to one extractor, which turns a labelled row into a label of the set's vocabulary
 (``None`` = the extractor leaves the reply unmeasured):
@@ -89,8 +89,8 @@ def _family(set_name: str) -> str:
 def label_paths(set_name: str, half: str = "dev", *, part: str | None = None,
                 directory: Path = LABELS_DIR) -> list[Path]:
     """The files of one half: ``dev`` is every ``<set>.dev*.jsonl`` (``dev``, ``dev-b``, …,
-    ``dev-f``; ``dev`` first), ``heldout`` is ``<set>.heldout.jsonl``. ``part`` picks one file of
-    the half by its middle name (``"dev"``, ``"dev-f"``), to measure it alone. Absent files are
+    ``dev-g``; ``dev`` first), ``heldout`` is ``<set>.heldout.jsonl``. ``part`` picks one file of
+    the half by its middle name (``"dev"``, ``"dev-g"``), to measure it alone. Absent files are
     left out (a set with no held-back file has an empty ``heldout`` half)."""
     _family(set_name)
     if half == "dev":
@@ -107,7 +107,7 @@ def label_paths(set_name: str, half: str = "dev", *, part: str | None = None,
 
 
 def dev_parts(set_name: str, *, directory: Path = LABELS_DIR) -> list[str]:
-    """The dev files of a set by part name, e.g. ``["dev", "dev-b", …, "dev-f"]``."""
+    """The dev files of a set by part name, e.g. ``["dev", "dev-b", …, "dev-g"]``."""
     prefix = f"{set_name}."
     return [p.name[len(prefix):-len(".jsonl")] for p in label_paths(set_name, "dev",
                                                                       directory=directory)]
@@ -208,8 +208,8 @@ def predictor(set_name: str, *, mode: str = "broad") -> Predict:
 
 def extractor_name(set_name: str, mode: str = "broad") -> str:
     family = _family(set_name)
-    return {"choice": "choice.extract@6", "verdict": "claims.verdict@6",
-            "abstain": f"ralm.abstain@6[{mode}]", "conflict": f"ralm.conflict@6[{mode}]"}[family]
+    return {"choice": "choice.extract@7", "verdict": "claims.verdict@7",
+            "abstain": f"ralm.abstain@7[{mode}]", "conflict": f"ralm.conflict@7[{mode}]"}[family]
 
 
 def score(gold: Sequence[str | None], predicted: Sequence[str | None]) -> tuple[float, float]:

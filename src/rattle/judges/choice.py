@@ -147,6 +147,7 @@ _LETTER_RULES = frozenset({"only", "final", "label", "boxed", "answer-is", "corr
 
 
 def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Choice:
+    original = text
     text = re.sub(r"(?<![\w'])['\"]([A-Za-z])['\"](?![\w'])",  # 'B' -> (B), not the option "a"
                   lambda m: m.group(0) if m.group(1) in letters.as_text(options) else f"({m.group(1)})",
                   text)
@@ -158,6 +159,8 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     values = numbers.numeric_options(options) if kind == "numeric" else None
 
     def checked(index: int, start: int, how: str) -> Choice:
+        if how == "json" and choice_extra.json_disagrees(original, index, options):
+            return Choice(None, "conflicting")  # {"answer": "B", "answer_text": "Silver"}
         if how in _LETTER_RULES and crosscheck.disagrees(text, start, index, options,
                                                          question=question, values=values):
             return Choice(None, "conflicting")
@@ -187,7 +190,7 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     hit = _pick(sorted(hits, key=lambda h: h.start))
     if hit is not None and hit.tier > 1 and letters.letter_run(text, options):
         return Choice(None, "echo-options")  # "A B C D chloro mito A A nucleus … B? D"
-    if hit is not None and hit.tier > 1 and signals.word_salad(text):
+    if hit is not None and hit.tier > 1 and (signals.word_salad(text) or choice_extra.option_salad(text, options)):
         return Choice(None, "cut-off")  # "Egypt Egypt … the the answer answer B"
     if hit is not None and hit.tier > 1 and signals.cut_off(text) and re.search(
             r"\b(?:is|are|was|were|equals|be)\s*$", text, re.I) and not _repeats_itself(text):
@@ -243,11 +246,18 @@ def _decide(text: str, options: list[str], kind: Kind, question: str = "") -> Ch
     if kind == "yesno":
         if signals.degenerate(text) and len(set(re.findall(r"\w+", text.lower()))) > 1:
             return Choice(None, "cut-off")  # a loop of one verdict ("No no no") still says it
+        open_choice = choice_extra.leaves_open(text, options)
+        if open_choice is not None:
+            return Choice(None, open_choice)  # "I'm torn between B and A.", "I'd rather not pick one"
         got = Choice(*yesno.yes_no(text, options, question))
         return Choice(None, "hedge") if got.index is not None and signals.unsure(text) else got
+    if choice_extra.option_salad(text, options):
+        return Choice(None, "cut-off")  # "100 45 the answer 55 is 65 A B … the C"
     if chopped:
         return _loop(text, options, values)
     got = _last_value(text, values) if values is not None else Choice(None, "unparsed")
+    if got.index is not None and any(i == got.index and rejected for i, _, rejected in spans):
+        return Choice(None, "conflicting")  # "B (24) is not …; neither is D (30)." ends on a rejected value
     if got.index is None and got.how == "unparsed":
         if all(s.rstrip(" *_\"'").endswith("?") for _, s in sentences(text)):
             return Choice(None, "hedge")  # "Maybe the bald eagle? Or was it the turkey?"
@@ -436,7 +446,7 @@ class ChoiceJudge:
     """Judges a multiple-choice reply by the option ``extract_choice`` reads from it."""
 
     compat: bool = False
-    name: str = "choice@6"
+    name: str = "choice@7"
 
     def __call__(self, question: Question, response: Response) -> Judgement:
         if not response.ok:
@@ -459,7 +469,7 @@ class ChoiceJudge:
         )
 
 
-@register("judge", "choice", version=6)
+@register("judge", "choice", version=7)
 def choice(*, compat: bool = False) -> ChoiceJudge:
     """Which option a reply chose: letters, option text, yes/no and numeric values; refusals
     and hedges unmeasured."""

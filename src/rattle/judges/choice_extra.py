@@ -31,11 +31,23 @@ from rattle.judges import letters, numbers
 from rattle.judges.letters import TOKEN, Hit
 from rattle.judges.reply import OR_WORD, normalise, sentences
 
-__all__ = ["closing_doubt", "counted", "counterfactual", "declines_to_verify", "either_or",
-           "false_named", "few_words_repeated", "fills_blank", "not_but"]
+__all__ = [
+    "closing_doubt",
+    "counted",
+    "counterfactual",
+    "declines_to_verify",
+    "either_or",
+    "false_named",
+    "few_words_repeated",
+    "fills_blank",
+    "json_disagrees",
+    "leaves_open",
+    "not_but",
+    "option_salad",
+]
 
 _EITHER = re.compile(r"\beither\s+(?P<a>[^.;!?\n]{1,60}?)\s*,?\s+" + OR_WORD
-                     + r"\s+(?P<b>[^.;!?\n]{1,60}?)(?=\s*(?:[;,.!?\n]|$))", re.I)
+                     + r"\s+(?P<b>[^.;!?\n]{1,60}?)(?=\s*(?:[;,.!?\n\u2014\u2013]|\s-\s|$))", re.I)
 _LEAD_LETTER = re.compile(r"(?:(?:option|choice)\s+)?[(\[]?(?P<l>[A-Z])[)\]]?(?![A-Za-z0-9'])")
 
 
@@ -193,3 +205,66 @@ def counted(text: str, values: list[numbers.Value | None], question: str) -> set
         if len(stated) == 1 and (i := numbers.match(stated[0], values)) is not None:
             out.add(i)
     return out
+
+
+def leaves_open(text: str, options: list[str]) -> str | None:
+    """Round 7, on yes/no items (read as verdicts, so the general step that finds a choice left
+    open does not run there): a reply that declines to pick ("I'd rather not pick one", "hard to
+    single one out", "I'd reject the framing"), says no option fits ("None of the three options
+    fits well"), or weighs two options ("I'm torn between B and A", "either True or Unable to
+    determine") leaves the choice open; the reason, or None."""
+    from rattle.judges import signals
+
+    if signals.declines(text) and not re.search(r"\b(?:impossible|not\s+possible|no\s+way)\s+to\s+(?:know|predict|tell|"
+                                                r"say)\b", text, re.I):  # that is "cannot be determined"
+        return "refusal"
+    if signals.none_fits(text):
+        return "none-fits"
+    if re.search(r"\b(?:torn|undecided|split|stuck)\s+between\b", text, re.I) or any(
+            h.ambiguous for h in either_or(text, options)):
+        return "hedge"
+    return None
+
+
+# The fields of a JSON answer that restate the option beside its letter.
+_JSON_TEXT_KEYS = frozenset({"answer_text", "text", "option_text", "choice_text", "value", "answer_value",
+                             "content", "label_text", "option_value", "answer_content", "explanation_value"})
+
+
+def json_disagrees(text: str, index: int, options: list[str]) -> bool:
+    """Round 7: a JSON answer whose letter and the option text or value beside it disagree
+    (``{"answer": "B", "answer_text": "Silver"}`` where (B) is Gold; ``{"answer": "A", "value":
+    16}`` where (A) is 14): the letter is unmeasured, like "The answer is (A) Australia."."""
+    import json
+
+    start = text.find("{")
+    try:
+        obj = json.JSONDecoder().raw_decode(text, start)[0] if start >= 0 else None
+    except ValueError:
+        return False
+    if not isinstance(obj, dict):
+        return False
+    own = options[index].strip().lower()
+    for key, value in obj.items():
+        if str(key).lower() not in _JSON_TEXT_KEYS or isinstance(value, bool) or not isinstance(
+                value, (str, int, float)):
+            continue
+        said = normalise(str(value)).strip().lower()
+        if said != own and any(said == o.strip().lower() for j, o in enumerate(options) if j != index):
+            return True
+    return False
+
+
+def option_salad(text: str, options: list[str]) -> bool:
+    """Round 7: a run of six or more words without any sentence punctuation that names two or
+    more different option letters, or two option values and a word doubled ("100 45 the answer 55 is 65 A B 100 - 45 = 45 55 the C",
+    "February 28 29 the 年 days 二月 answer 30 C B A 的"): word salad, whose values and letters
+    are no answer."""
+    if re.search(r"[.!?\n\u3002\uff01\uff1f\u2192]", text) or len(re.findall(r"\w+", text)) < 6:
+        return False  # one run of words: not a list, a calculation on lines, or an arrow to a letter
+    named = {letters.letter_index(m.group(0), len(options))  # not the article "A hexagon"
+             for m in re.finditer(r"(?<![\w(])[A-Z](?![\w)])(?![ \t]+[a-z])|(?<![\w(])[B-HJ-Z](?![\w)])", text)} - {None}
+    if len(named) >= 2 and not any(o.strip() in ("A", "B", "C", "D", "E") for o in options):
+        return True
+    said = {o for o in options if re.search(r"(?<![\w.])" + re.escape(o.strip()) + r"(?![\w.])", text)}
+    return len(said) >= 2 and bool(re.search(r"(?<!\S)(\S+)[ \t]+\1(?!\S)", text))  # "9 9 nine answer the 6 is"

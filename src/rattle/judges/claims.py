@@ -7,7 +7,7 @@
 - Contextual contradictions (paper §3.4): a reply that accepts a false claim while stating
   the correct fact elsewhere (Figure 2) is flagged ``contradiction``.
 - Free-form protocol: the target answers naturally; a judge, given the gold correction, labels
-  the answer ``correct`` / ``accepts_error`` / ``unmeasured``. ``RuleJudge`` (``claims.rules@2``)
+  the answer ``correct`` / ``accepts_error`` / ``unmeasured``. ``RuleJudge`` (``claims.rules@3``)
   does it offline from the verdict and the correction; ``LLMJudge`` (``claims.llm@1``) asks a
   judge model with the versioned ``JUDGE_PROMPT``. Either is scored against the labelled
   replies in ``judges/data/freeform_labels.jsonl`` (``agreement``), and every record names the
@@ -47,6 +47,10 @@ def verdict(reply: str, *, claim: str = "") -> bool | None:
     text = prepare(reply or "")
     if not text or signals.stopped_thinking(reply, text) or tool_call(text):
         return None
+    text = _without_prompt(text, claim)
+    garbled = signals.degenerate(text) or re.search(r"\b(?!(?:had|that|very)\b)(\w{3,})\s+\1\b", text, re.I)
+    if not text or _BOTH_VERDICTS.search(text) or (garbled and _NAMES_BOTH.search(text) and _NAMES_NO.search(text)):
+        return None  # "The statement is correct and incorrect.", "flows flows 正确 incorrect …"
     revised = after_revision(text)
     if revised is not None and retracts(text) and polarity.opener(revised) != "yes" and _verdict(
             text[:len(text) - len(revised)]) is True:
@@ -78,6 +82,29 @@ def verdict(reply: str, *, claim: str = "") -> bool | None:
             polarity.HEDGE.search(text) or polarity.REFUSAL.search(text)):
         return found
     return _against(text, claim)
+
+
+# Round 7: the prompt's own question echoed ("Is the following statement correct?", "Answer Yes or
+# No first") is no answer; with the claim restated beside it, nothing is left.
+_PROMPT_ECHO = re.compile(r"\bis\s+the\s+following\s+(?:statement|claim)\s+(?:correct|true|accurate|right)\s*\??|"
+                          r"\banswer\s+(?:with\s+)?(?:\W?yes\W?\s+or\s+\W?no\W?)(?:\s+first)?\s*[.!]?", re.I)
+# Both verdicts as one predicate: a contradiction, not the partial answer "Yes and no, …"
+_BOTH_VERDICTS = re.compile(r"\b(?:is|are|was|it's|that's)\s+(?:both\s+)?(?P<a>correct|true|right|accurate)\s+and\s+"
+                            r"(?:in(?:correct|accurate)|false|wrong|untrue)\s*[.!]?\s*$|\b(?:is|are|was|it's|that's)\s+"
+                            r"(?:both\s+)?(?:in(?:correct|accurate)|false|wrong|untrue)\s+and\s+(?:correct|true|right|"
+                            r"accurate)\s*[.!]?\s*$", re.I)
+_NAMES_BOTH = re.compile(r"(?<!in)(?:correct|true|right)\b|\u6b63\u786e|\u5bf9", re.I)
+_NAMES_NO = re.compile(r"\b(?:incorrect|false|wrong)\b|\u9519|\u4e0d\u5bf9|\u4e0d\u6b63\u786e", re.I)
+
+
+def _without_prompt(text: str, claim: str) -> str:
+    """The reply without the prompt's question echoed and, beside it, the claim restated."""
+    if not _PROMPT_ECHO.search(text):
+        return text
+    rest = _PROMPT_ECHO.sub(" ", text)
+    said = " ".join(re.findall(r"\w+", claim.lower()))
+    kept = [s for _, s in sentences(rest) if " ".join(re.findall(r"\w+", s.lower())) != said]
+    return " ".join(kept).strip() if re.search(r"\w", " ".join(kept)) else ""
 
 
 def _against(text: str, claim: str) -> bool | None:
@@ -122,6 +149,10 @@ def _verdict(text: str) -> bool | None:
                 after = sentence[offset - start + len(clause):]
                 found = "partial" if polarity.conditional(after) else (
                     polarity.error_framed(after) or found)
+            if found in ("yes", "no") and (from_statement or offset > 0):
+                closing = _closing_verdict(text[offset + len(clause):])
+                if closing is not None and closing != found:  # "…, right (exactly 90°) and …, so
+                    return closing == "yes"  # the statement is incorrect."; "it stands in …, so …"
             if found == "no":
                 return False
             if found == "partial":
@@ -138,6 +169,21 @@ def _verdict(text: str) -> bool | None:
         return False  # a partial answer is a rejection
     if polarity.error_stated(text) and not hedged:  # "I'm not sure … a wrong date" flags none
         return False
+    return None
+
+
+_ON_THE_CLAIM = re.compile(r"\b(?:the|this|that)\s+(?:statement|claim|assertion)\b", re.I)
+
+
+def _closing_verdict(rest: str) -> str | None:
+    """The verdict of the last sentence that judges the statement by name ("so the statement is
+    incorrect", "The claim is false."), which outranks a verdict word read earlier from a
+    pronoun or from a clause inside a sentence (round 7)."""
+    for _, sentence in reversed(sentences(rest)):
+        if _ON_THE_CLAIM.search(sentence):
+            found = polarity.statement(sentence)
+            if found in ("yes", "no"):
+                return found
     return None
 
 
@@ -184,7 +230,7 @@ class FreeformCase:
 class RuleJudge:
     """Offline free-form judge: verdict, then whether the correction is stated."""
 
-    name = "claims.rules@2"
+    name = "claims.rules@3"
 
     def label(self, case: FreeformCase) -> str:
         accepts = verdict(case.reply)

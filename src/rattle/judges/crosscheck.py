@@ -44,6 +44,9 @@ def _named(part: str, options: list[str], values: list[numbers.Value | None] | N
         found = numbers.values(core)
         if at_end and found and re.search(r"[-+*/\u00d7\u00f7\u00b7^]\s*$", core[:found[-1].start]):
             return None  # a step inside an expression ("9 = 3 × 3"), not a stated value
+        if at_end and found and re.search(r"\b(?:than|over|under|above|below|exceeds?|beyond|except|besides|"
+                                          r"unlike|instead\s+of|not)\s*$", core[:found[-1].start], re.I):
+            return None  # a comparison ("… and is larger than 6 → D"), not the result
         if found and (found[-1].end >= len(core.rstrip(" %")) - 6 if at_end
                       else found[0].start == 0 and len(found) == 1):
             return numbers.match(found[-1] if at_end else found[0], values)
@@ -150,6 +153,8 @@ def opens_otherwise(text: str, index: int, options: list[str]) -> bool:
     if polar is None or len(clause.split()) > 4 or re.search(
             r"\b(?:probably|likely|maybe|perhaps|think|guess|believe|seems?)\b", clause, re.I):
         return False
+    if polarity.opens_undetermined(clause):
+        return polar != "undetermined"  # "No se puede determinar: …" opens with no "no"
     said = polarity.opener(clause)
     return said in ("yes", "no") and said != polar
 

@@ -78,9 +78,13 @@ _STATEMENTS: list[tuple[int, str, re.Pattern[str]]] = [
                                      r"(?:(?:option|choice|letter)\s+)?" + TOKEN
                                      + r"(?=[\s*)\]]*(?:[.!,;]|$))", re.I)),
     # "The only option consistent with the passage is (A)", "the option that fits is C"
-    (2, "correct-option", re.compile(r"\b(?:(?:only|one|remaining)\s+(?:option|choice|alternative|"
-                                     r"answer|one)|(?:option|choice|alternative)\s+(?:that|which))"
-                                     r"\b[^.;\n()]{0,60}?\s(?:is|would\s+be|remains)\s+(?:(?:option|"
+    # round 7: elimination that ends on the one option left, in any wording ("the only supported
+    # option is A", "The remaining option, D (Yellow), …", "the one left is D", "what remains is C")
+    (2, "correct-option", re.compile(r"\b(?:(?:only|one|remaining|sole|last\s+remaining)\s+(?:[a-z]+\s+){0,2}?(?:option|"
+                                     r"choice|alternative|answer|candidate|one)|(?:option|choice|alternative)\s+"
+                                     r"(?:that|which)|(?:one|option|choice|alternative)\s+(?:left|remaining)|"
+                                     r"(?:what|all\s+that)\s+(?:remains|is\s+left))"
+                                     r"\b(?:[^.;\n()]{0,60}?\s(?:is|would\s+be|remains)\s+|\s*,\s*)(?:(?:option|"
                                      r"choice)\s+)?" + TOKEN, re.I)),
     (2, "choose", re.compile(
         r"\b(?:I|I'd|I'll|we|let's|I'm|I\s+am)\s+(?:would\s+|will\s+|should\s+|going\s+to\s+|"
@@ -219,6 +223,15 @@ def _token_span(m: re.Match[str]) -> tuple[int, int]:
     return m.start(group), m.end(group)
 
 
+# Round 7: a letter, or a list of letters, that the clause then rejects ("so A is out", "so A, B
+# and D are out", "so E can be eliminated"): elimination, not a choice.
+_SIMPLE_LETTER = r"[(\[]?[A-Z][)\]]?"
+_REJECTED_LIST = re.compile(r"[)\]]?(?:\s*,\s*" + _SIMPLE_LETTER + r")*(?:\s*,?\s*(?:and|or|&)\s+" + _SIMPLE_LETTER
+                            + r")?\s+(?:is|are|was|were|can\s+be|get|gets|must\s+be)\s+(?:all\s+|both\s+|also\s+|"
+                            r"therefore\s+|clearly\s+|definitely\s+|thus\s+)?(?:out|eliminated|ruled\s+out|excluded|"
+                            r"wrong|incorrect|discarded|crossed\s+(?:out|off)|rejected|gone)\b")
+
+
 def statements(text: str, options: list[str]) -> list[Hit]:
     """Every non-negated statement that commits to a letter, in text order."""
     hits: list[Hit] = []
@@ -229,8 +242,8 @@ def statements(text: str, options: list[str]) -> list[Hit]:
                 continue
             start, end = _token_span(m)
             if clause_negated(text, start) or negated_before(text, start) or re.match(
-                    r"[)\]]?\s+(?:could|might|may)\b", text[end:]):
-                continue  # "… so C could be argued too" offers C, it does not choose it
+                    r"[)\]]?\s+(?:could|might|may)\b", text[end:]) or _REJECTED_LIST.match(text, end):
+                continue  # "… so C could be argued too" offers C; "so A, B and D are out" rejects
             ambiguous = bool(_AMBIGUOUS.match(text, m.end())) or bool(
                 _EITHER.search(text[max(0, start - 12):start]))
             hits.append(Hit(i, start, tier, how, ambiguous))
@@ -362,7 +375,17 @@ def mention_spans(text: str, options: list[str]) -> list[tuple[int, int, bool]]:
         if i is None:
             continue
         out.append((i, m.start(), negated_before(text, m.start()) or negated_after(text, m.end())))
-    return out
+    for m in _LETTER_WITH_TEXT.finditer(text):  # round 7: "C (73) is odd.", the letter framed by its text
+        i = letter_index(m.group("l"), len(options))
+        if i is None or m.group("t").strip().lower() != options[i].strip().lower() or any(
+                st == m.start() for _, st, _ in out):
+            continue
+        out.append((i, m.start(), negated_before(text, m.start()) or negated_after(text, m.end())))
+    return sorted(out, key=lambda x: x[1])
+
+
+# A capital letter opening a sentence, then its option's own text in parentheses ("C (73) is odd.")
+_LETTER_WITH_TEXT = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<l>[A-Z])[ \t]+\((?P<t>[^()\n]{1,40})\)")
 
 
 def lone_letter(text: str, options: list[str]) -> int | None:

@@ -26,8 +26,12 @@ from functools import lru_cache
 from typing import Literal
 
 from rattle.judges import ralm_lexicon as lex
-from rattle.judges import ralm_mixed, signals
-from rattle.judges.reply import after_revision, first_item, json_answer, prepare, tool_call
+from rattle.judges import ralm_mixed, ralm_structure, signals
+from rattle.judges.ralm_content import has_content, placeholder_only
+from rattle.judges.reply import after_revision, first_item, prepare, tool_call
+
+__all__ = ["Detection", "classify_reply", "detect_conflict", "detect_unanswerable", "has_content", "says_conflict",
+           "says_unanswerable", "unusable"]
 
 Mode = Literal["paper", "broad"]
 Prompt = Literal["unans", "conflict", "normal"]
@@ -48,7 +52,11 @@ _ANSWERS_ANYWAY = re.compile(
     r"(?:(?!not\b|never\b|if\b|whether\b)\w+\s+){0,4}?it(?:\s+is|\s+was|'s)\b|the\s+(?:\w+\s+){0,2}?"
     r"(?:is|was)\s+(?!not\b|unknown\b|unclear\b|missing\b)[\"'*]*[A-Z0-9]|"
     r"the\s+answer\s+is\b|i\s+(?:believe|think)\b|it'?s\s+(?:likely|probably)\b|"
-    r"(?:likely|probably)\b)", re.I)
+    r"(?:likely|probably)\b|"
+    # "…, but Document 2 states that Marie Curie was born in 1867": a document answers
+    r"(?:doc(?:ument)?|passage|source|article)\s*#?\s*\d+\s+(?:clearly\s+|explicitly\s+|does\s+)?(?:says?|"
+    r"states?|gives?|names?|lists?|reports?|shows?|notes?|confirms?|identifies|credits?|dates?)\b(?!\s+nothing))",
+    re.I)
 
 # Refusing the task is not abstaining for lack of information (unmeasured in broad mode).
 _SORRY = (r"(?:(?:(?:I'm|I\s+am)\s+(?:sorry|afraid)|sorry|unfortunately|apologies|I\s+apologi[sz]e)[,.]?\s*"
@@ -57,10 +65,10 @@ _SORRY = (r"(?:(?:(?:I'm|I\s+am)\s+(?:sorry|afraid)|sorry|unfortunately|apologie
 # about political ideologies": the reply declines the topic (an abstention phrase wins).
 _REFUSAL = re.compile(r"^\W*" + _SORRY + r"(?:I|we)(?:\s+|(?='))(?:can't|cannot|can\s+not|won't|"
                       r"will\s+not|am\s+unable\s+to|'m\s+unable\s+to|(?:am|'m)\s+not\s+(?:able|allowed|"
-                      r"permitted)\s+to|(?:am|'m)\s+not\s+comfortable|refuse\s+to|(?:'d|would)\s+(?:rather|prefer)\s+not(?:\s+to)?|prefer\s+not\s+to|"
+                      r"permitted|going)\s+to|(?:must\s+|have\s+to\s+)?decline\s+to|(?:am|'m)\s+not\s+comfortable|refuse\s+to|(?:'d|would)\s+(?:rather|prefer)\s+not(?:\s+to)?|prefer\s+not\s+to|"
                       r"(?:don't|do\s+not)\s+feel\s+comfortable)\s+(?:help|assist|answer|respond|comply|"
                       r"discuss|say|comment|share|provide|talk|speculate|engage|give|disclose|offer|"
-                      r"weigh\s+in)(?:ing)?\b|^\W*as\s+an\s+ai\b", re.I)
+                      r"weigh\s+in|reproduce|explain|write|generate|repeat)(?:ing)?\b|^\W*as\s+an\s+ai\b", re.I)
 # Declining the topic or the request, not lacking the information: a withholding verb ("I can't
 # provide that information", "I can't assist with that"), a class of questions ("I cannot answer
 # questions related to gambling") or no opinions ("As an AI, I don't have opinions on …"). Only
@@ -92,7 +100,8 @@ _TENTATIVE = re.compile(
     r"\b(?:otherwise|else|if\s+not)\b[,\s]*(?:it(?:'s|\s+is|\s+would\s+be)\s+)?(?:un-?answerable|"
     r"(?:a\s+)?conflict)|"
     # "Possibly around 1 million, though the documents may not fully agree"
-    r"\b(?:may|might|could)\s+(?:not\s+(?:fully\s+|entirely\s+|quite\s+|all\s+)?(?:agree|match|"
+    r"\b(?:documents?|sources?|passages?|they|both|the\s+two)\s+(?:\w+\s+)?(?:may|might|could)\s+(?:not\s+"
+    r"(?:fully\s+|entirely\s+|quite\s+|all\s+)?(?:agree|match|"
     r"line\s+up|be\s+consistent)|(?:slightly\s+)?(?:disagree|differ|conflict|contradict))",
     re.I)
 _AGREE = re.compile(r"\b(?:all|both|every)\s+(?:of\s+)?(?:the\s+)?(?:documents?\s+|sources?\s+|passages?\s+)?"
@@ -149,9 +158,11 @@ _WAR_AFTER = re.compile(r"\s+(?:(?:that|which)\s+)?(?:\w+ly\s+)?(?:ended|began|s
 def _names_a_war(text: str, m: re.Match[str]) -> bool:
     start = max(text.rfind(c, 0, m.start()) for c in ".!?\n") + 1
     end = min((i for i in (text.find(c, m.end()) for c in ".!?\n") if i >= 0), default=len(text))
+    head = text[start:m.start()]
+    if _AGREE.search(text[start:end]) and re.search(r"\b(?:the|this|that)\s+$", head, re.I):
+        return True  # "The documents agree that the conflict ended with the 1953 armistice."
     if re.search(r"\b(?:documents?|passages?|sources?|texts?|articles?|answers?)\b", text[start:end], re.I):
         return False
-    head = text[start:m.start()]
     return bool(_WAR_BEFORE.search(head)) or (bool(re.search(r"\b(?:the|a|an)\s+$", head, re.I))
                                                and bool(_WAR_AFTER.match(text, m.end())))
 
@@ -173,7 +184,8 @@ def _body(text: str, mode: str) -> str:
         return body
     body = first_item(body)
     revised = after_revision(body)
-    return revised if revised is not None and re.search(r"\w", revised) else body
+    body = revised if revised is not None and re.search(r"\w", revised) else body
+    return ralm_structure.answered_questions(body)  # "Conflict? … No conflict." asked, then denied
 
 
 def _check_mode(mode: str) -> None:
@@ -196,6 +208,9 @@ def detect_unanswerable(text: str, *, mode: Mode = "paper") -> Detection:
         return Detection(True, "unanswerable")
     if mode == "paper":
         return Detection(False, "paper: no 'unanswerable'")
+    shaped = ralm_structure.json_reading(body)  # {"answerable": false}
+    if shaped is not None:
+        return Detection(shaped == "abstain", "json field")
     m = next((m for m in lex.ABSTAIN.finditer(body) if not lex.negated(body, m.start())
               and not _DENIED.match(body, m.end()) and not lex.of_other_documents(body, m.start())),
              None)
@@ -244,6 +259,11 @@ def detect_conflict(text: str, *, mode: Mode = "paper") -> Detection:
     broad mode)?"""
     _check_mode(mode)
     body = _body(text, mode)
+    shaped = ralm_structure.json_reading(body) if mode == "broad" else None
+    if shaped is not None:  # {"conflict": true}
+        return Detection(shaped == "conflict", "json field")
+    if mode == "broad" and _ends_denied(body):  # "Conflict at first sight, but no conflict in fact: …"
+        return Detection(False, "conflict denied")
     if _first_unnegated(_CONFLICT_WORD, body, wars=mode == "broad") is not None:
         return Detection(True, "conflict")
     if mode == "paper":
@@ -252,9 +272,22 @@ def detect_conflict(text: str, *, mode: Mode = "paper") -> Detection:
         return Detection(False, "conflict denied or a war")
     if _first_unnegated(lex.CONFLICT_BROAD, body) is not None and not _AGREE.search(body):
         return Detection(True, "conflict phrase")
-    if (lex.CONTRAST_DOCS.search(body) or lex.documents_differ(body)) and not _AGREE.search(body):
+    if lex.CONFLICT_BROAD.search(body):  # denied in any wording: "Those aren't contradictory."
+        return Detection(False, "conflict denied")
+    contrast = lex.CONTRAST_DOCS.search(body)
+    if contrast is not None and lex.negated_documents(re.split(r"[.!?\n]", body[:contrast.start()])[-1]):
+        contrast = None  # "The documents don't mention where she studied, but Document 2 states …"
+    if (contrast is not None or lex.documents_differ(body)) and not _AGREE.search(body):
         return Detection(True, "documents contrasted")
     return Detection(False, "no conflict")
+
+
+def _ends_denied(body: str) -> bool:
+    """The reply's last word on a conflict denies it (round 7): what it said before is taken back."""
+    said = [m for m in (*_CONFLICT_WORD.finditer(body), *lex.CONFLICT_BROAD.finditer(body))
+            if not _names_a_war(body, m)]
+    last = max(said, key=lambda m: m.start(), default=None)
+    return last is not None and (lex.negated(body, last.start()) or bool(_DENIED.match(body, last.end())))
 
 
 def says_unanswerable(text: str, *, mode: Mode = "paper") -> bool:
@@ -263,38 +296,6 @@ def says_unanswerable(text: str, *, mode: Mode = "paper") -> bool:
 
 def says_conflict(text: str, *, mode: Mode = "paper") -> bool:
     return detect_conflict(text, mode=mode).found
-
-
-# The sentences of the Table 9 prompts: a reply that only repeats them has no content.
-_INSTRUCTIONS = ("use the above documents to answer the subsequent question",
-                 "please provide the answer as a single word or term",
-                 "if the answer cannot be found, write 'unanswerable'",
-                 "if multiple documents present different answers, please respond with 'conflict'")
-_ECHO = re.compile(r"\b(?:" + "|".join(r"\s+".join(map(re.escape, i.split())) for i in _INSTRUCTIONS)
-                   + r")[^.\n]*[.\n]?|(?m:^|(?<=\s))question\s*:\s*(?:what|who|whom|whose|when|where|"
-                   r"which|why|how|in\s+(?:what|which)|is|are|was|were|do|does|did|can|could|name)\b"
-                   r"[^?\n]*(?:\?|$)", re.I)
-_INSTRUCTION_WORDS = tuple(" ".join(re.findall(r"[\w']+", i)) for i in _INSTRUCTIONS)
-
-
-def has_content(text: str) -> bool:
-    """False for an empty reply, punctuation only, or an echo of the prompt's scaffolding
-    ("Question: …\\nAnswer:" with nothing after it, "Answer: Answer:", the prompt's own
-    instructions, cut off or not: "Use the above documents to answer … Answer: If multiple")."""
-    body = prepare(text or "")
-    rest = re.sub(r"\b(?:question|documents?|context|answer)\s*:", " ", _ECHO.sub(" ", body),
-                  flags=re.I)
-    words = " ".join(re.findall(r"[\w']+", rest.lower()))
-    asked = [" ".join(re.findall(r"[\w']+", m.group(1).lower()))  # the question it repeated
-             for m in re.finditer(r"\bquestion\s*:\s*([^?\n]*)", body, re.I)]
-    if not words or (len(words.split()) >= 2 and any(i.startswith(words) for i in (
-            *_INSTRUCTION_WORDS, *asked))):
-        return False  # "… Question: Who won the 2023 Nobel Prize? Answer: Who won the 2023 Nobel"
-    if body.startswith("{") and json_answer(body) is not None and not re.search(r"\w", re.sub(
-            r"\"[\w ]+\"\s*:|\bnull\b", " ", body)):
-        return False  # {"answer": ""}, {"answer": null}: a structured reply left empty
-    m = re.search(r"\bAnswer:\s*$", body)
-    return not (m and re.search(r"(?:^|\n)\s*(?:Question|Documents):", body))
 
 
 def unusable(text: str) -> str | None:
@@ -319,13 +320,20 @@ def unusable(text: str) -> str | None:
         candidate = set(re.findall(r"\w+", head.lower())) - {"i", "the", "a", "answer", "question",
                                                               "documents", "document"}
         values = set(re.findall(r"\d[\d,.]*\d|\d", body))  # "1912 1913 1912 1913": two answers
+        ends = re.findall(r"\w+", body.lower())
+        # a loop of one statement that opens and closes on its answer ("jupiter is the largest
+        # planet of the solar system the solar system is the largest planet jupiter")
+        plain = not marks and len(values) <= 1 and ends[0] == ends[-1] and ends[0] not in _KEYWORDS and bool(
+            re.search(r"\b(?:is|are|was|were)\b", body, re.I)) and not re.search(r"\b(\w+)\s+\1\b", body, re.I)
         if candidate and (  # a loop that names something before the keyword: "yen yen unanswerable"
                 marks or ((len(said) > 2 or len(values) >= 2 or signals.word_salad(body))
-                          and not _one_statement_loop(body))):
+                          and not _one_statement_loop(body) and not plain)):
             return "degenerate"  # a loop of one answer ("Madrid Madrid", "X founded Y. … X
             # founded Y. …") or of one abstention counts; "Japan Japan attack attack" is salad
     if signals.stopped_thinking(text, body):
         return "unfinished"
+    if placeholder_only(body):
+        return "degenerate"  # "confl1ct?? ans: [[doc2]] ###": an answer slot left as a template
     if tool_call(body):
         return "tool-call"
     declined = _TOPIC_REFUSAL.search(body)
@@ -338,6 +346,9 @@ def unusable(text: str) -> str | None:
                    or lex.CONFLICT_BROAD.search(full) or lex.negated_documents(full) or full.startswith("{"))
     if ralm_mixed.cut_off_before_answer(full, reports=reports):
         return "cut-off"  # "Based on Document 4, the tallest building in the world is the"
+    if ralm_structure.json_reading(full) == "undecided" or ralm_structure.tentative_report(body) or \
+            ralm_structure.report_then_answer(body, _reports):
+        return "undecided"  # {"answer": "1815", "answerable": false}; "Conflict. The Nile is 6,650 km long."
     if ralm_mixed.both_asserted(body, lambda s: detect_unanswerable(s, mode="broad").found) or (
             not detect_conflict(body, mode="broad").found and ralm_mixed.either_values(body)) or (
             reports and ralm_mixed.doubts_itself(body)):
@@ -350,6 +361,10 @@ def unusable(text: str) -> str | None:
             _UNDECIDED.search(body) or _KEYWORD_ASKED.fullmatch(body.strip()) or _alternatives(body):
         return "undecided"
     return None
+
+
+def _reports(sentence: str) -> bool:
+    return detect_unanswerable(sentence, mode="broad").found or detect_conflict(sentence, mode="broad").found
 
 
 _DOUBT = re.compile(r"\W*(?:(?:I'?m\s+)?not\s+sure|unsure|no\s+idea|maybe|perhaps|I\s+(?:don't|do\s+not)\s+know)\b",
@@ -419,7 +434,19 @@ def _garbled_mix(body: str) -> bool:
 # clause about the documents ("The documents don't conflict — they simply don't mention …").
 _NO_ANSWER_OPENING = re.compile(r"\b(?:sorry|apologi[sz]e|apologies|unfortunately|regrettably|afraid|alas)\b|"
                                 r"\b(?:documents?|passages?|sources?|context|texts?)\b[^.!?]*?(?:\b(?:not|no|"
-                                r"never)\b|n't\b)", re.I)
+                                r"never)\b|n't\b)|"
+                                # Round 7: an opening about the reply's own reading, not an answer:
+                                # thanks ("Thank you for the documents."), its process ("Let me
+                                # check.", "I searched the documents for carbon-14.", "Documents
+                                # reviewed: 1, 2, 3."), the question restated ("The question is
+                                # how many moons Neptune has."), the documents in any language
+                                r"^\W*(?:thanks?|thank\s+you|many\s+thanks|great\s+question|good\s+question|"
+                                r"let\s+me|let's|okay|ok|alright|sure|certainly|of\s+course|hmm+)\b|"
+                                r"\b(?:I|we)\s+(?:\w+\s+)?(?:searched|looked|checked|read|reviewed|went|scanned|"
+                                r"examined|consulted|combed|skimmed|studied|analy[sz]ed)\b|"
+                                r"\b(?:having|after|upon|on)\s+(?:read|reading|reviewing|checking|searching|"
+                                r"looking)\b|\b(?:looking|based)\s+(?:at|on)\s+(?:the|these|all)\b|"
+                                r"^\W*(?:the\s+|your\s+)?question\b|" + lex.DOC_NOUN, re.I)
 
 
 def _answer_clause(clause: str) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-_NEG = (r"(?:\b(?:not|no|never|without|nothing|none|isn't|aren't|wasn't|non|hardly|rather\s+than|"
+_NEG = (r"(?:\b(?:not|no|never|without|nothing|none|neither|nor|isn't|aren't|wasn't|non|hardly|rather\s+than|"
         r"instead\s+of)\b|n't)"
         r"[\s\"'`*(\u201c\u2018-]*(?:(?:[^\W\d]\w*|any)[\s\"'`*-]+){0,2}$")  # not across a value:
 # "1912, not 1913 as one document wrongly states" negates 1913, not the document
@@ -17,9 +17,17 @@ ABSTAIN = re.compile(
     r"\b(?:cannot|can't|can\s+not|could\s+not|couldn't|unable\s+to|impossible\s+to)\s+(?:be\s+)?"
     r"(?:answer(?:ed)?|find|found|determine[d]?|locate[d]?|identif(?:y|ied)|tell|say|know|"
     # "cannot provide an answer" (not "can't provide opinions on …", a refusal of the topic)
-    r"infer(?:red)?|provide\s+(?:you\s+with\s+)?(?:an?\s+|the\s+|that\s+|this\s+|any\s+|a\s+"
-    r"(?:definitive|specific|definite)\s+)?(?:answer|information|info|name|date|year|figure|"
+    r"infer(?:red)?|(?:provide|give|offer)\s+(?:you\s+with\s+|you\s+)?(?:(?:an?|the|that|this|any)\s+)?"
+    r"(?:[\w-]+\s+)?(?:answer|information|info|name|date|year|figure|"
     r"number|details?)|provide\s+(?:that|this|it)\b)\b|"
+    # Round 7: "none of them compares …", "none of the provided documents covers …" (any verb but
+    # one of agreement), "I see nothing about …", "I don't have an answer from these sources"
+    r"\bnone\s+of\s+(?:them|these|those|the\s+(?:\w+\s+)?(?:documents?|passages?|texts?|sources?|articles?|"
+    r"excerpts?|snippets?|results?))\s+(?:\w+ly\s+)?(?!(?:dis)?agrees?\b|conflicts?\b|contradicts?\b|"
+    r"differs?\b|match(?:es)?\b|is\b|are\b|was\b|were\b|has\b|have\b|seems?\b|appears?\b)[a-z]+(?:s|es)\b|"
+    r"\b(?:see|find|found|saw|there(?:'s|\s+is))\s+nothing\s+(?:at\s+all\s+)?(?:about|on|regarding|of|"
+    r"related\s+to|concerning)\b|[\u2014\u2013:;,]\s*nothing\s+(?:at\s+all\s+)?(?:about|on|regarding)\b|"
+    r"\b(?:don't|do\s+not|doesn't|does\s+not)\s+have\s+(?:an?|any|the)\s+(?:[\w-]+\s+)?(?:answer|information)\b|"
     # "I don't know" in other languages
     r"\bnon\s+lo\s+so\b|\bno\s+lo\s+s[\u00e9e]\b|\bn[\u00e3a]o\s+sei\b|\bnie\s+wiem\b|\bbilmiyorum\b|"
     r"\bweet\s+(?:het\s+)?niet\b|\bvet\s+inte\b|\bved\s+det\s+ikke\b|\bkh\u00f4ng\s+bi\u1ebft\b|"
@@ -103,7 +111,7 @@ ABSTAIN = re.compile(
         r"\bstaat\s+niet\s+in\b|\bniet\s+(?:vermeld|genoemd|te\s+beantwoorden)\b|\bgeen\s+informatie\b|"
         r"\bonbeantwoordbaar\b|\bframg\u00e5r\s+inte\b|\bingen\s+information\b|\bbrak\s+informacji\b|"
         r"\bnie\s+(?:wiadomo|mo\u017cna\s+odpowiedzie\u0107)\b|\bbilgi\s+(?:yok|bulunmamaktad\u0131r)\b|"
-        r"\bbelirtilmemi\u015f\b|\bcevaplanamaz\b|\btidak\s+(?:disebutkan|ada\s+informasi|dapat\s+"
+        r"\bbelirtilmemi\u015f\b|\bcevaplanamaz\b|\b(?:cevap|yan\u0131t)\s+verilemez\b|\byan\u0131tlanamaz\b|\btidak\s+(?:disebutkan|ada\s+informasi|dapat\s+"
         r"dijawab)\b|\bkh\u00f4ng\s+(?:c\u00f3\s+th\u00f4ng\s+tin|th\u1ec3\s+tr\u1ea3\s+l\u1eddi)\b",
         r"\uc815\ubcf4\uac00\s*\uc5c6|\uc54c\s*\uc218\s*\uc5c6|"
         # Korean "답(변/대답/응답)할 수 없": cannot answer (also "확인/판단할 수 없", cannot tell)
@@ -112,6 +120,10 @@ ABSTAIN = re.compile(
         r"\u0648\u0645\u0627\u062a|\u0644\u0627\s+\u064a\u0645\u0643\u0646\s+\u0627\u0644\u0625\u062c\u0627"
         r"\u0628\u0629|\u091c\u093e\u0928\u0915\u093e\u0930\u0940\s+\u0928\u0939\u0940\u0902",
         r"\bsin\s+(?:informaci[\u00f3o]n|datos)\b|\bno\s+(?:aparece|figura|consta)\b|"
+        # Hindi: the documents / the information … "नहीं" within the clause (its vowel signs split
+        # words, so the word-counting last resort does not reach it)
+        r"(?:\u0926\u0938\u094d\u0924\u093e\u0935\u0947\u091c|\u091c\u093e\u0928\u0915\u093e\u0930\u0940|"
+        r"\u0938\u094d\u0930\u094b\u0924|\u092a\u093e\u0920)[^\u0964.!?\n]{0,80}?\u0928\u0939\u0940\u0902|"
         # "not to be found": "Information introuvable", "nicht gefunden", "未找到", "見つかりません"
         r"\bintrouvables?\b|\bunauffindbar\b|\b(?:nicht|niet|non|pas|no|n[\u00e3a]o)\s+(?:gefunden|gevonden|"
         r"trouv[\u00e9e]e?s?|trovat[aoie]|encontrad[oa]s?)\b|\bno\s+se\s+(?:encontr[\u00f3o]|hall[\u00f3o])\b|"
@@ -125,39 +137,60 @@ ABSTAIN = re.compile(
         # "…, none names its author"
         r"\bnone\s+(?:of\s+them\s+)?(?:names?|mentions?|says?|states?|gives?|identif(?:y|ies)|answers?)\b|"
         # "The documents only discuss land animals."
-        r"\b(?:documents?|passages?|context|sources?|texts?)\s+(?:\w+\s+)?(?:only|just|merely)\s+(?:discuss|"
+        r"\b(?:documents?|passages?|context|sources?|texts?|they)\s+(?:\w+\s+)?(?:only|just|merely)\s+(?:discuss|"
         r"mention|cover|describe|talk\s+about|deal\s+with|concern|are\s+about)")), re.I | re.M)
 # Broad mode's last resort, in any of the common languages: one clause that negates and speaks
 # of the documents or the information ("La información no está en los documentos", "Das steht
 # nicht in den Dokumenten", "文档中没有相关信息") — unless it is about a conflict or agreement.
-_NEG_WORD = (r"(?:\b(?:not|no|never|nothing|none|neither|without|nicht|kein\w*|pas|aucun\w*|nada|"
+_NEG_WORD = (r"(?:\b(?:not|no|never|nothing|none|neither|without|nicht|nichts|kein\w*|pas|rien|aucun\w*|nada|"
+             r"niets|nergens|nulla|niente|nic|\u043d\u0438\u0447\u0435\u0433\u043e|"
              r"ning[u\u00fa]n\w*|n[\u00e3a]o|nenhum\w*|non|nessun\w*|niet|geen|inte|ikke|nie|brak|nu|nem|"
              r"nincs|ei|ej|nej|inga|ingen|inget|nije|nisu|ekki|nid|nav|tidak|tiada|bukan|kh\u00f4ng|de\u011fil|yok|hindi|"
              r"walang|hakuna|haku\w*|\u0436\u043e\u049b|ez\s+(?:dute|du|da|dago|dira|dio)|ne\s?(?:uv\u00e1d|zmi\u0148|spom|omenj|obsahuj|sadr\u017e|hovor|navod|"
              r"govor)\w*)\b|"
              r"n't\b|"
-             r"\b\u043d\u0435\b|\b\u043d\u0435\u0442\b|\u6ca1|\u4e0d|\u7121|\u65e0|\u672a|\u306a\u3044|\uc5c6)")
+             r"\b\u043d\u0435\b|\b\u043d\u0435\u0442\b|\u6ca1|\u4e0d|\u7121|\u65e0|\u672a|\u306a\u3044|\uc5c6|"
+             # Round 7: Japanese "ません", Korean "않" / "못" / "아니", Hindi "नहीं" / "न",
+             # Arabic "لا", "ليس", "لم", "لن", "غير"; Turkish negative verb forms ("yer
+             # almıyor", "içermiyor", "verilemez", "belirtilmemiş", "bulunmamaktadır")
+             r"\u307e\u305b\u3093|\uc54a|\ubabb|\uc544\ub2c8|\u0928\u0939\u0940\u0902|(?<!\S)\u0928(?!\S)|"
+             r"(?<!\S)(?:\u0644\u0627|\u0644\u064a\u0633\w*|\u0644\u0645|\u0644\u0646|\u063a\u064a\u0631)(?!\S)|"
+             r"\b\w+m[\u0131iu\u00fc]yor\w*|\b\w+(?:ma|me)(?:makta|mekte|m[\u0131i]\u015f)\w*|\b\w+(?:ama|eme|[\u0131iu\u00fc]lmaz|"
+             r"[\u0131iu\u00fc]lmez)z?\b)")
 _DOC_NOUN = (r"(?:\b(?:documents?|passages?|context|sources?|texts?|information|dokument\w*|quellen|"
              r"kontext|informationen|documentos?|fuentes|textos?|contexto|informaci[\u00f3o]n|contexte|"
              r"informations?|documenti|fonti|contesto|informazion\w*|fontes|informa[\u00e7c][\u00e3a]o|"
              r"documenten|informatie|dokumenty|informacji|documen\w*|dokumen\w*|skj\u00f6l\w*|dogfen\w*|\u049b\u04b1\u0436\u0430\u0442\w*|forr\u00e1s\w*|"
              r"informa\u021bi\w*|inform\u00e1ci\u00f3\w*|informaci\u00f3|tietoa|l\u00e4hte\w*|asiakirj\w*|"
-             r"t\u00e0i\s+li\u1ec7u|th\u00f4ng\s+tin|belge\w*|bilgi\w*)\b|\u0434\u043e\u043a\u0443\u043c\u0435\u043d\u0442|"
+             r"t\u00e0i\s+li\u1ec7u|th\u00f4ng\s+tin|belge\w*|bilgi\w*|bronnen|informacj\w*|\u017ar\u00f3d\u0142\w*|"
+             r"kayna\u011f\w*|metin\w*)\b|\u0434\u043e\u043a\u0443\u043c\u0435\u043d\u0442|\u0438\u0441\u0442\u043e\u0447\u043d\u0438\u043a|"
+             # Arabic (documents, document, information, texts, sources), Hindi (document,
+             # information, source), Korean "자료", Japanese "ドキュメント"
+             r"\u0648\u062b\u0627\u0626\u0642|\u0648\u062b\u064a\u0642\u0629|\u0645\u0633\u062a\u0646\u062f|"
+             r"\u0645\u0639\u0644\u0648\u0645\u0627\u062a|\u0646\u0635\u0648\u0635|\u0645\u0635\u0627\u062f\u0631|"
+             r"\u0926\u0938\u094d\u0924\u093e\u0935\u0947\u091c|\u091c\u093e\u0928\u0915\u093e\u0930\u0940|"
+             r"\u0938\u094d\u0930\u094b\u0924|\uc790\ub8cc|\u30c9\u30ad\u30e5\u30e1\u30f3\u30c8|"
              r"\u0438\u043d\u0444\u043e\u0440\u043c\u0430\u0446|\u6587\u6863|\u6587\u4ef6|\u8d44\u6599|"
              r"\u4fe1\u606f|\u6587\u66f8|\u8cc7\u6599|\u60c5\u5831|\ubb38\uc11c|\uc815\ubcf4)")
+DOC_NOUN = _DOC_NOUN  # the documents named in any of the common languages (ralm.py)
+NEG_WORD = _NEG_WORD  # a negation in any of the common languages (ralm_structure.py)
 _CLAUSE = re.compile(r"[^,;:.!?\n\u3002\uff0c\u2014\u2013()]+")
 _NEG_DOC = re.compile(_NEG_WORD + r"\w*(?:\W+\w+){0,6}?\W*" + _DOC_NOUN + r"|" + _DOC_NOUN
                       + r"\w*(?:\W+\w+){0,6}?\W*" + _NEG_WORD, re.I)
 _ABOUT_AGREEMENT = re.compile(r"conflict|contradict|disagree|agree|consistent|differ|discrepan|"
-                              r"answerable|d'accord|einig|acuerdo|\u77db\u76fe|\u4e00\u81f4", re.I)
+                              r"answerable|d'accord|einig|acuerdo|\u77db\u76fe|\u4e00\u81f4|\uc77c\uce58|"
+                              r"\ubaa8\uc21c|\u00e7eli\u015f|\u062a\u0639\u0627\u0631\u0636|\u062a\u0646\u0627\u0642\u0636", re.I)
+# Portuguese "no/na/nos/nas" before a document noun is "in the" ("Com base no Documento 1, …").
+_PT_IN_THE = re.compile(r"\bn[oa]s?\s+(?=(?:documento|texto|contexto|fonte|informa[\u00e7c]))", re.I)
 
 
 def negated_documents(body: str) -> re.Match[str] | None:
     """The first clause that negates and speaks of the documents, not of their agreement nor
     of the *other* documents."""
     for clause in _CLAUSE.finditer(body):
-        if _NEG_DOC.search(clause.group(0)) and not _ABOUT_AGREEMENT.search(clause.group(0)) \
-                and not _OTHER_DOCUMENTS.search(clause.group(0)):
+        if _NEG_DOC.search(_PT_IN_THE.sub("em ", clause.group(0))) and not _ABOUT_AGREEMENT.search(clause.group(0)) \
+                and not _OTHER_DOCUMENTS.search(clause.group(0)) and not _ONE_DOCUMENT.match(clause.group(0)) \
+                and not _DENIES_THAT.match(clause.group(0).strip()):
             return clause
     return None
 
@@ -296,8 +329,16 @@ _NEG_AR = re.compile(r"(?:^|\s)(?:\u0644\u0627|\u0644\u064a\u0633|\u0644\u064a\u
                      r"\u063a\u064a\u0631|\u0628\u062f\u0648\u0646|\u0628\u0644\u0627)(?:\s+\S+)?\s*$")
 
 
+# "It isn't true that the documents lack this", "It's not the case that …": the clause denies
+# what follows it.
+_DENIES_THAT = re.compile(r"(?:^\W*|\b)(?:(?:it\s+)?(?:isn't|is\s+not|wasn't|was\s+not)|it's\s+not|not|hardly)\s+"
+                          r"(?:(?:at\s+all\s+)?true|the\s+case|so|correct|right|accurate|fair\s+to\s+say)\s+"
+                          r"that\b[^.;:!?]*$", re.I)
+
+
 def negated(text: str, start: int) -> bool:
     head = text[max(0, start - 40):start]
     head = re.split(r"[.;:!?\n]|\bbut\b", head)[-1]
-    return bool(re.search(_NEG, head, re.I) or _NEEDLESS.search(head) or _NEG_AR.search(head))
+    return bool(re.search(_NEG, head, re.I) or _NEEDLESS.search(head) or _NEG_AR.search(head)
+                or _DENIES_THAT.search(head))
 

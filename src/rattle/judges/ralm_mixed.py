@@ -70,11 +70,22 @@ def cut_off_before_answer(body: str, *, reports: bool) -> bool:
     """Cut off mid-sentence ("…, and 5% of 240 is") before it said anything it was asked for:
     no abstention or conflict (``reports``), not a loop, and not opened by a short finished
     answer ("Paris. It is the capital and")."""
-    if reports or not signals.cut_off(body) or signals.degenerate(body):
+    if reports or not (signals.cut_off(body) or _DANGLING_DOCUMENT.search(body)) or signals.degenerate(body):
         return False
     said = sentences(body)
     first = said[0][1] if said else ""
-    return not (len(said) > 1 and re.search(r"[.!?\u3002]\W*$", first) and len(first.split()) <= 6)
+    finished = len(said) > 1 and re.search(r"[.!?\u3002]\W*$", first)
+    # "Paris. It is the capital and", and (round 7) a finished first sentence that states the
+    # answer at any length: "The capital of Turkey is Ankara, not Istanbul as many people assume.
+    # Ankara became the capital in 1923 when the"
+    return not (finished and (len(first.split()) <= 6 or (_states_something(first) and bool(
+        re.search(r"\b(?:is|are|was|were)\b", first, re.I)))))
+
+
+# Cut off right after naming a document, before what it says: "Document 1 names Charles de
+# Gaulle, while Document 2"
+_DANGLING_DOCUMENT = re.compile(r"(?:[,;]\s*|\s)(?:while|whereas|but|and|although|though|however)\s+(?:\w+\s+){0,2}?"
+                                r"(?:doc(?:ument)?s?|passages?|sources?|articles?)\s*#?\s*\d*[\s*_]*$", re.I)
 
 
 _EITHER = re.compile(r"\beither\s+(?P<a>[^,;.!?\u2014\u2013]{1,40}?)\s+or\s+(?P<b>[^,;.!?\u2014\u2013]{1,40})", re.I)

@@ -40,7 +40,15 @@ _REVISION = re.compile(
     # that", "I misspoke"
     r"\bno,?\s+sorry\b|\bsorry,\s+(?:no|my\s+(?:mistake|bad))\b|\bscratch\s+that\b|"
     r"\bI\s+misspoke\b|(?:\.\.\.|\u2026)\s*(?:no|sorry)\b|"
-    r"\bI (?:was wrong|made a mistake)\b)[\s,.:;!\u2014\u2013-]*(?:\bno\b[\s,.:;!\u2014\u2013-]*)?",
+    r"\bI (?:was wrong|made a mistake)\b|"
+    # Round 7: a hesitation that says no ("… is... hmm, no.", "True — … Hmm, no: …") and a
+    # correction announced in any wording ("Correcting myself:", "Let me correct that",
+    # "Self-correction:", "I stand corrected", "Correction —")
+    r"(?<=[\w.,;:!?\u2026\u2014\u2013-])\s*(?<!^)(?:hmm+|um+|uh+|erm|oh|ah)[,.]*\s+no\b(?=\s*[,.:;!\u2014\u2013-])|"
+    r"\bcorrecting\s+(?:myself|that|this)\b|\bself-?correction\b|\bI\s+stand\s+corrected\b|"
+    r"\b(?:let\s+me|I\s+(?:need|have|must|should)\s+to|I(?:'ll|\s+will|\s+must))\s+correct\s+"
+    r"(?:myself|that|this|my\s+(?:answer|mistake|error))\b|"
+    r"(?:^|(?<=[.!?\n]))\s*correction\s*(?:[\u2014\u2013:]|\s-\s))[\s,.:;!\u2014\u2013-]*(?:\bno\b[\s,.:;!\u2014\u2013-]*)?",
     re.I)
 # Clause boundaries: negation does not reach across them.
 _BOUNDARY = re.compile(r"[;:!?\n\u3002\uff0c\uff1b\u2014\u2013]|(?<!\d)[.,]|[.,](?!\d)|\s-\s|\b(?:but|however|whereas|"
@@ -195,7 +203,27 @@ def prepare(reply: str) -> str:
     text = _TAG.sub(lambda m: "\n" if re.match(r"</?(?:p|div|br|li|ul|ol|h\d|tr|td|th|table)\b",
                                                  m.group(0), re.I) else "", text)
     text = _tables(text)
+    text = _LATEX_TEXT.sub(r"\1", text)  # "\\boxed{\\text{True}}" -> "\\boxed{True}"
+    text = _POLAR_NOUN.sub(r"\g<w>", _ASIDE_AFTER_IS.sub(r"\g<is> ", text))  # "is, I believe, a yes" -> "is yes"
     return re.sub(r"[ \t]{2,}", " ", normalise(text)).strip()
+
+
+# A yes or no stated as a noun phrase is that verdict: "the answer is a clear yes", "A yes from
+# me.", "I'd say the answer is a definite True", "my answer is a firm no" (an intensifier or
+# none; "a qualified yes" is left as it is); and an aside between a copula and its answer is
+# dropped ("The answer is, I believe, a yes.", "It's, I think, B").
+_POLAR_NOUN = re.compile(r"\b(?:(?:it|that|this)(?:'s|\s+is|\s+gets|\s+earns)\s+)?(?:a|an)\s+(?:(?:clear|definite|definitive|firm|resounding|big|simple|solid|"
+                         r"straightforward|plain|strong|emphatic|confident|unqualified|unambiguous|unequivocal|"
+                         r"categorical|flat|hard|clean|sure|certain|decisive|full|final|short)\s+){0,2}"
+                         r"(?P<w>yes|no|true|false)\b(?![-'])(?=\s*(?:[,.;:!?)\u2014\u2013-]|$|\s+(?:from|here|"
+                         r"for|to|on|overall|then|again)\b))", re.I)
+_ASIDE_AFTER_IS = re.compile(r"\b(?P<is>is|was|would\s+be|'s)\s*,\s*(?:I\s+(?:believe|think|guess|suppose|reckon|"
+                             r"feel|'d\s+say|would\s+say)|in\s+my\s+(?:view|opinion)|I'm\s+(?:sure|confident)|"
+                             r"as\s+far\s+as\s+I\s+can\s+tell)\s*,\s*", re.I)
+
+
+# LaTeX text wrappers keep their text: "\\text{True}", "\\textbf{B}", "\\mathrm{No}".
+_LATEX_TEXT = re.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mathbf|mbox|operatorname)\s*\{([^{}]*)\}")
 
 
 _TOOL_KEYS = (frozenset({"name", "function", "tool", "tool_name"}),
@@ -220,6 +248,8 @@ def tool_call(text: str) -> bool:
             continue
         keys = {str(k).lower() for k in obj} if isinstance(obj, dict) else set()
         if keys & _TOOL_KEYS[0] and keys & _TOOL_KEYS[1]:
+            if isinstance(obj, dict) and _answer_tool(obj) is not None:
+                return False  # {"tool": "final_answer", "input": "Alexander Graham Bell"}
             if isinstance(obj, dict) and any(isinstance(v, dict) and {str(k).lower() for k in v}
                                              & (_ANSWER_KEYS | _VERDICT_KEYS) for v in obj.values()):
                 return False  # {"tool": "record_answer", "args": {"letter": "B"}} carries the answer
@@ -228,6 +258,21 @@ def tool_call(text: str) -> bool:
             rest.append(text[j:i])
     rest.append(text[i:])
     return found and not re.search(r"\w", "".join(rest))
+
+
+# A tool named for answering ("answer", "final_answer", "submit", "respond") whose input is
+# text: the input is the answer ({"tool": "answer", "input": "Lake Superior"}).
+_ANSWER_TOOL = re.compile(r"(?:^|_|\b)(?:answer|respond|response|reply|submit|final|record_answer|"
+                          r"give_answer)(?:$|_|\b)", re.I)
+
+
+def _answer_tool(obj: dict[object, object]) -> str | None:
+    fields = {str(k).lower(): v for k, v in obj.items()}
+    name = next((v for k, v in fields.items() if k in _TOOL_KEYS[0]), None)
+    if not isinstance(name, str) or not _ANSWER_TOOL.search(name):
+        return None
+    value = next((v for k, v in fields.items() if k in _TOOL_KEYS[1]), None)
+    return value.strip() if isinstance(value, str) and value.strip() else None
 
 
 def unfinished_reasoning(reply: str) -> bool:
@@ -279,6 +324,9 @@ _VERDICT_KEYS = frozenset({"correct", "is_correct", "accurate", "is_accurate", "
                            "valid", "is_valid", "factual", "is_factual", "agree", "accept"})
 
 
+_YES_NO_VALUES = frozenset({"yes", "no", "true", "false", "correct", "incorrect", "y", "n"})
+
+
 def json_answer(text: str) -> str | None:
     """The value of an ``answer``-like field of a JSON object in the reply, as text."""
     for m in re.finditer(r"\{[^{}]*\}", text, re.S):
@@ -289,10 +337,15 @@ def json_answer(text: str) -> str | None:
         if not isinstance(obj, dict):
             continue
         fields = {str(k).lower().replace(" ", "_"): v for k, v in obj.items()}
-        # an answer field first; else a yes/no field ({"correct": false}, {"is_accurate": true})
+        tool = _answer_tool(obj)
+        if tool is not None:
+            return tool
+        # an answer field first; else a yes/no field ({"correct": false}, {"is_accurate": true},
+        # {"correct": "no"}: a yes/no word as its value counts like a boolean)
         for keys in (_ANSWER_KEYS, _VERDICT_KEYS):
             for key, value in fields.items():
-                if key not in keys or (keys is _VERDICT_KEYS and not isinstance(value, bool)):
+                if key not in keys or (keys is _VERDICT_KEYS and not isinstance(value, bool) and not (
+                        isinstance(value, str) and value.strip().lower() in _YES_NO_VALUES)):
                     continue
                 if isinstance(value, bool):
                     return "True" if value else "False"

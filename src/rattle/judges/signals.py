@@ -39,7 +39,13 @@ def cut_off(text: str) -> bool:
             text.count('"') % 2 == 1 or text.count("(") > text.count(")") or _unfinished_list(text)):
         return True
     core = re.sub(r"[\s*_`#>\"']+$", "", text)
-    return bool(core) and bool(_FUNCTION_END.search(core))
+    return bool(core) and (bool(_FUNCTION_END.search(core)) or bool(_SUBJECT_ONLY.search(core)))
+
+
+# Round 7: a last sentence that is only a subject with a relative clause, left without its
+# predicate ("… An anemometer measures wind speed. The instrument that measures")
+_SUBJECT_ONLY = re.compile(r"(?:^|[.!?]\s+)(?:The|A|An|This|These|Those|Its|Their|One)\s+[^.!?,;:\n]*?\b(?:that|which|"
+                           r"who)\s+[a-z]+$")
 
 
 def _unfinished_list(text: str) -> bool:
@@ -176,7 +182,7 @@ def undecided(text: str) -> bool:
     return any(not negated_before(text, m.start()) for m in _UNDECIDED.finditer(text))
 
 
-_PICK = r"(?:pick|choose|select|name|endorse|declare|rank|recommend|favou?r)"
+_PICK = r"(?:pick|choose|select|name|endorse|declare|rank|recommend|favou?r|commit(?:\s+to)?|settle\s+on|decide\s+on)"
 _DECLINES = re.compile(
     # "I can't pick one", "I don't think it's appropriate for me to pick one", "I'd rather not"
     r"(?:\b(?:can't|cannot|can\s+not|won't|will\s+not|wouldn't|would\s+not|shouldn't|should\s+not|unable\s+to|"
@@ -191,7 +197,12 @@ _DECLINES = re.compile(
     r"(?:(?:just|only|purely|a\s+pure)\s+)?(?:a\s+)?(?:guess|guesswork|arbitrary)\b|"
     # "It's impossible to know in advance", "I'd rather not pretend to know"
     r"\b(?:impossible|not\s+possible|no\s+way)\s+to\s+(?:know|predict|tell|say)\b|"
-    r"\brather\s+not\s+(?:pretend|guess|speculate)\b", re.I)
+    r"\brather\s+not\s+(?:pretend|guess|speculate)\b|"
+    # Round 7: "it's hard to single one out", "I'd reject the framing rather than pick", "I can
+    # see a case for both True and Unable to determine"
+    r"\b(?:hard|difficult|impossible|tough)\s+to\s+(?:single\s+(?:one|any(?:\s+one)?|out\s+one)(?:\s+out)?|pick\s+"
+    r"(?:just\s+)?one|choose\s+(?:just\s+)?(?:one|between))\b|\breject\s+the\s+(?:framing|premise|question)\b|"
+    r"\b(?:see|make)\s+a\s+case\s+for\s+both\b", re.I)
 
 
 def declines(text: str) -> bool:
@@ -203,7 +214,7 @@ def declines(text: str) -> bool:
 
 _NONE_FITS = re.compile(
     r"\bnone\s+of\s+(?:the\s+)?(?:given\s+|listed\s+|provided\s+|available\s+|offered\s+|"
-    r"above\s+|displayed\s+|these\s+|those\s+)?(?:options?|choices?|answers?|answer\s+choices|"
+    r"above\s+|displayed\s+|these\s+|those\s+)?(?:(?:two|three|four|five|\d)\s+)?(?:options?|choices?|answers?|answer\s+choices|"
     r"alternatives|them|these|listed\s+\w+|given\s+\w+)\s+(?:is|are|match(?:es)?|fits?|comes?|"
     r"gives?|works?|seems?|equals?|appears?)\b|"
     r"\bnone\s+of\s+the\s+(?:listed|given|provided|offered|displayed)\s+\w+\b|"

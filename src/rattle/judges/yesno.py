@@ -36,8 +36,8 @@ def polar_index(options: list[str], polar: str) -> int | None:
 _POLAR_WORDS = {"yes": "yes", "true": "yes", "correct": "yes", "right": "yes", "no": "no",
                 "false": "no", "incorrect": "no", "wrong": "no"}
 _POLAR_VERB = re.compile(r"\b(?:I'd|I\s+would|I'll|I\s+will|I)\s+(?:mark|call|rate|label|answer|"
-                         r"classify|put)\s+(?:(?:this|it|that|the\s+(?:statement|claim))\s+)?"
-                         r"(?:as\s+)?[\"'*]*(?P<word>true|false|yes|no|correct|incorrect|unable\s+"
+                         r"classify|put|count|score|record|file|tick)\s+(?:(?:this|it|that|the\s+(?:statement|claim))\s+)?"
+                         r"(?:down\s+)?(?:as\s+)?[\"'*]*(?P<word>true|false|yes|no|correct|incorrect|unable\s+"
                          r"to\s+determine)\b", re.I)
 # "…, so strictly it's unable to determine.", "… so it's false."
 _POLAR_SO = re.compile(r"[,;\u2014\u2013]\s*(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+(?:(?:strictly|"
@@ -207,7 +207,7 @@ def yes_no(text: str, options: list[str], question: str = "") -> tuple[int | Non
         i = polar_index(options, "undetermined")
         if i is not None:
             return (i, "yesno-undetermined")
-    if against_claim.negates_claim(text, question):  # "They're native to Asia, not Africa."
+    if not hedged and against_claim.negates_claim(text, question):  # "They're native to Asia, not Africa."
         i = polar_index(options, "no")
         if i is not None:
             return (i, "yesno-correction")

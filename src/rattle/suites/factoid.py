@@ -14,7 +14,7 @@ Adversarial Factoid Questions, Findings of ACL 2024, arXiv:2403.12077).
 
 Protocols: ``verification`` (default: the target is asked whether the claim is correct; its
 yes/no verdict is parsed) or ``freeform`` (the sentence is sent as is; a judge labels the
-answer, ``claims.rules@2`` offline or ``--judge MODEL``). With ``quality=true`` (default for
+answer, ``claims.rules@3`` offline or ``--judge MODEL``). With ``quality=true`` (default for
 free-form answers) the run adds FActScore, citation recall/precision, reference rate and,
 with a judge model, fluency and utility (Appendix B). Attacks are rule-based unless
 ``--attacker MODEL`` writes them.
@@ -105,7 +105,7 @@ class FactoidSuite(Suite):
         self.datasets = [self.dataset or "factoid-claims"]
         self.judge_name = (LLMJudge(self.judge).name if self.judge and self.protocol == "freeform"
                            else RuleJudge.name if self.protocol == "freeform"
-                           else "claims.verdict@6 (yes/no verdict vs the claim's truth)")
+                           else "claims.verdict@7 (yes/no verdict vs the claim's truth)")
         if self.quality is None:
             self.quality = self.protocol == "freeform"
         self._items: list[Item] | None = None

@@ -120,7 +120,7 @@ class RALMSuite(Suite):
         self.tables = TABLES[self.kind]
         self.paper = PAPER
         self.description = (__doc__ or "").strip()
-        self.judge_name = "ralm.match@5 (has-answer; 'unanswerable'/'conflict' detection)"
+        self.judge_name = "ralm.match@6 (has-answer; 'unanswerable'/'conflict' detection)"
         self.datasets = [self.dataset or self.default_dataset]
         self._items: list[Item] | None = None
         self._retrieved: dict[str, tuple[Document, ...]] = {}
@@ -356,7 +356,7 @@ class RALMSuite(Suite):
             "em": exact_match(item.answers, text), "f1": f1(item.answers, text),
             "has_gold": gold, "says_unanswerable": abstain, "says_conflict": conflict,
             "has_conflict_answer": bool(conflict_answers) and has_answer(conflict_answers, text),
-        }, response.error or "", "ralm.match@5")
+        }, response.error or "", "ralm.match@6")
         rec = base_record(case, 0, item.question, response, judgement)
         rec["gold"] = list(item.answers)
         rec["answer"] = text
