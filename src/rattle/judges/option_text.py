@@ -214,7 +214,11 @@ def equals_option(text: str, options: list[str]) -> int | None:
     """The reply (or its first sentence or clause) is just one option's text ("Canberra.",
     "A lion!", "Leaves, because …", "Temperature (B)."); a letter beside it must agree. A lone
     symbol is read by its name: "π" for the option "Pi", "pi" for the option "π"."""
-    text, options = spelled(text), [spelled(o) for o in options]
+    options = [spelled(o) for o in options]
+    text = spelled(text)
+    head = re.match(r"\s*(\S)(?=\s*(?:[,.;:!?]|\s[\u2014\u2013-]\s|\s(?:because|since|as)\s))", text)
+    if head is not None and spelled(head.group(1)) != head.group(1):  # "φ — the golden ratio."
+        text = spelled(head.group(1)) + text[head.end():]
     parts = re.split(r"((?<=[.!?])\s|\n|,\s|\s[\u2014\u2013]\s|\s(?:because|since|as)\s)", text, maxsplit=1)
     first = parts[0]
     after = re.sub(r"^(?:and\s+|or\s+)?(?:the\s+|a\s+|an\s+)?", "", parts[2], flags=re.I) if len(
@@ -274,6 +278,10 @@ def _all_offered(text: str, hits: list[TextHit], n: int) -> bool:
     Unable to determine")."""
     if n < 2:
         return False
+    if n == 2:  # "True or false: …", "Yes or no? Yes." ask; two options echo only as the line
+        return bool(re.fullmatch(r"\W*(?:answer|reply|respond|choose|pick)?\W*(?:with\s+)?\W*"
+                                 + re.escape(text[hits[0].start:hits[-1].end]) + r"\W*", text, re.I)) \
+            if len(hits) == 2 else False
     for i in range(len(hits) - n + 1):
         run = hits[i:i + n]
         gaps = [text[a.end:b.start] for a, b in itertools.pairwise(run)]

@@ -310,9 +310,13 @@ _MARK = re.compile(r"^[\s*_#>`\"]*(?:\w+\s*:\s*)?(?:(?P<yes>\u2705|\u2714|\u2713
 
 # "I can't say 'No' to this one", "I wouldn't say no": the verdict word the reply declines to
 # say gives the other verdict ("I can't say yes or no" declines both: a refusal).
+# A declined yes said with certainty words is doubt, not a no ("I can't say yes for sure");
+# "I don't say no often" is a habit, not a verdict, so only can't/won't/wouldn't decline.
 _NOT_SAYING = re.compile(r"^(?:i|we)\s+(?:can't|cannot|can\s+not|couldn't|could\s+not|wouldn't|would\s+not|won't|"
-                         r"will\s+not|don't|do\s+not)\s+(?:really\s+|honestly\s+)?(?:say|answer|reply|respond)\s+"
-                         r"(?:with\s+)?['\"]?(?P<w>yes|no|true|false)\b['\"]?(?!\s*(?:or|/|and)\b)", re.I)
+                         r"will\s+not)\s+(?:really\s+|honestly\s+)?(?:say|answer|reply|respond)\s+"
+                         r"(?:with\s+)?['\"]?(?P<w>yes|no|true|false)\b['\"]?(?!\s*(?:or|/|and)\b)"
+                         r"(?P<doubt>\s+(?:for\s+(?:sure|certain)|with\s+(?:any\s+)?(?:certainty|confidence)|"
+                         r"definitely|definitively|confidently|categorically))?", re.I)
 
 
 def opener(clause: str) -> Polarity | None:
@@ -324,7 +328,9 @@ def opener(clause: str) -> Polarity | None:
         return None
     declined = _NOT_SAYING.match(text)
     if declined is not None:
-        return "no" if declined.group("w").lower() in ("yes", "true") else "yes"
+        if declined.group("w").lower() in ("yes", "true"):
+            return "hedge" if declined.group("doubt") else "no"
+        return "yes"
     if _BOTH.match(text):
         return "hedge"
     if _PARTIAL.match(text):

@@ -383,7 +383,8 @@ def _alternatives(body: str) -> bool:
 # abstention offered beside a guess: "Unclear from the documents — maybe China?"
 _UNDECIDED = re.compile(
     # "I'm not sure the documents settle this", "not confident this can actually be answered"
-    r"\b(?:not\s+(?:sure|certain|confident|convinced)|unsure|uncertain|doubt|can't\s+tell|cannot\s+tell)\s+"
+    r"\b(?:not\s+(?:sure|certain|confident|convinced)|unsure|uncertain|(?<!\bno\s)doubt|can't\s+tell|"
+    r"cannot\s+tell)\s+"
     r"(?:(?:whether|if|that)\s+)?(?:the\s+)?(?:documents?|passages?|sources?|context|they|this|it|the\s+question)"
     r"(?:'s\s+|\s+)(?:(?:can|could)\s+(?:\w+\s+)?be\s+answered|(?:\w+\s+)?(?:answers?|says?|settles?|"
     r"resolves?|covers?|mentions?|contains?|addresses|counts?|(?:is\s+|can\s+be\s+)?answer(?:able|ed)))\b|"

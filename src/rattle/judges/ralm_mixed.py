@@ -91,12 +91,24 @@ _DANGLING_DOCUMENT = re.compile(r"(?:[,;]\s*|\s)(?:while|whereas|but|and|althoug
 _EITHER = re.compile(r"\beither\s+(?P<a>[^,;.!?\u2014\u2013]{1,40}?)\s+or\s+(?P<b>[^,;.!?\u2014\u2013]{1,40})", re.I)
 
 
+_UNSETTLED = re.compile(r"\b(?:depend\w*|not\s+sure|unsure|can't\s+(?:tell|say|decide)|cannot\s+(?:tell|say|"
+                        r"decide)|hard\s+to\s+(?:say|tell)|unclear|either\s+way)\b", re.I)
+
+
+def _value_like(phrase: str) -> bool:
+    """A candidate answer: a number or a name ("1912", "Tokyo"), not a manner ("by card")."""
+    return any(w[:1].isdigit() or w[:1].isupper() for w in re.findall(r"\w+", phrase))
+
+
 def either_values(body: str) -> bool:
-    """"either X or Y" naming two different candidate answers (neither the keyword)."""
+    """"either X or Y" naming two different candidate answers (neither the keyword): values
+    or names, or any two phrases where the reply says it cannot settle them ("depending on
+    …"); "You can pay either by card or in cash." answers."""
     for m in _EITHER.finditer(body):
         a, b = (" ".join(re.findall(r"\w+", g.lower())) for g in (m.group("a"), m.group("b")))
         if a and b and a != b and not any(re.search(r"\b(?:un-?answerable|conflict\w*|none|neither)\b", g)
-                                          for g in (a, b)):
+                                          for g in (a, b)) and (
+                (_value_like(m.group("a")) and _value_like(m.group("b"))) or _UNSETTLED.search(body)):
             return True
     return False
 
