@@ -1,8 +1,9 @@
 """The labelled sets and the agreement gate (issue 14, item 4): every extractor agrees with the
 hand labels on at least 97% of the dev half (dev … dev-g, 1,120 replies per set); a held-back
-half is reported for exactly the sets that have a ``<set>.heldout.jsonl`` file (none while a
-new one is being written: the sixth round's held-back half became dev-g, docs/judging.md);
-RALM detectors are gated in broad mode, the paper mode's agreement is reported beside it."""
+half is reported for exactly the sets that have a ``<set>.heldout.jsonl`` file, and agrees
+exactly as measured once and published in docs/judging.md (the seventh round's held-back half;
+issue 14's 97% is not met there); RALM detectors are gated in broad mode, the paper mode's
+agreement is reported beside it."""
 
 from __future__ import annotations
 
@@ -14,6 +15,14 @@ import pytest
 
 from rattle.errors import ConfigError, DataError
 from rattle.judges import agreement as ag
+
+# Replies read as labelled, of 160, on the held-back half (written by three people who never
+# saw the rules; measured once after the seventh round and its review fixes). Any change (rules,
+# relabelling) is made here and in docs/judging.md together, so the published numbers stay the
+# measured ones.
+HELDOUT_AGREED = {"choice.letter": 149, "choice.yesno": 152, "choice.numeric": 153,
+                  "verdict": 147, "abstain": 148, "conflict": 142}
+HELDOUT_PAPER = {"abstain": 107, "conflict": 87}
 
 # Replies of each dev file the paper mode reads as labelled (of 160), dev … dev-g.
 PAPER_AGREED = {"abstain": (117, 126, 125, 123, 124, 113, 110),
@@ -31,6 +40,11 @@ def test_every_extractor_agrees_on_the_dev_half_and_held_back_halves_are_reporte
     for a in results:
         if a.half == "heldout":  # every row of the held-back file is measured
             assert a.n == len(ag.load_labels(a.set_name, "heldout")) > 0
+    held = {a.set_name: (a.n, round(a.accuracy * a.n)) for a in results if a.half == "heldout"}
+    assert held == {s: (160, n) for s, n in HELDOUT_AGREED.items()}
+    paper = {a.set_name: round(a.accuracy * a.n) for a in ag.all_agreements(modes=("paper",))
+             if a.half == "heldout" and a.set_name in HELDOUT_PAPER}
+    assert paper == HELDOUT_PAPER
 
 
 @pytest.mark.parametrize("set_name", ag.SETS)
