@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from rattle.judges.reply import NOT_NEGATING
+
 _NEG = (r"(?:\b(?:not|no|never|without|nothing|none|neither|nor|isn't|aren't|wasn't|non|hardly|rather\s+than|"
         r"instead\s+of)\b|n't)"
         r"[\s\"'`*(\u201c\u2018-]*(?:(?:[^\W\d]\w*|any)[\s\"'`*-]+){0,2}$")  # not across a value:
@@ -184,16 +186,14 @@ _ABOUT_AGREEMENT = re.compile(r"conflict|contradict|disagree|agree|consistent|di
 _PT_IN_THE = re.compile(r"\bn[oa]s?\s+(?=(?:documento|texto|contexto|fonte|informa[\u00e7c]))", re.I)
 
 
-# Idioms with a negation word that deny nothing: "No doubt the documents say …".
-_NOT_NEGATING = re.compile(r"\b(?:no\s+doubt|no\s+question|not\s+only|without\s+(?:a\s+)?doubt|"
-                           r"no\s+wonder)\b", re.I)
 
 
 def negated_documents(body: str) -> re.Match[str] | None:
     """The first clause that negates and speaks of the documents, not of their agreement nor
     of the *other* documents."""
     for clause in _CLAUSE.finditer(body):
-        plain = _NOT_NEGATING.sub(" ", _PT_IN_THE.sub("em ", clause.group(0)))
+        # "No doubt the documents say …": an idiom negates no document
+        plain = NOT_NEGATING.sub(" ", _PT_IN_THE.sub("em ", clause.group(0)))
         if _NEG_DOC.search(plain) and not _ABOUT_AGREEMENT.search(clause.group(0)) \
                 and not _OTHER_DOCUMENTS.search(clause.group(0)) and not _ONE_DOCUMENT.match(clause.group(0)) \
                 and not _DENIES_THAT.match(clause.group(0).strip()):

@@ -58,8 +58,9 @@ NEGATOR = re.compile(r"\b(?:not|never|neither|nor|no|none|rather than|instead of
                      r"excluding|other than|eliminated?|eliminates|rule[sd]? out|ruling out|"
                      r"cross(?:ed)? out|pas|nicht|kein|keine|n\u00e3o|non|\u043d\u0435\u0442|"
                      r"\u043d\u0435)\b|n't\b|\u4e0d\u662f|\u4e0d|\u975e", re.I)
-_NOT_NEGATING = re.compile(r"\b(?:not (?:only|just|merely)|no (?:doubt|question|wonder|problem|"
-                           r"matter))\b", re.I)
+# Idioms with a negation word that deny nothing ("not only", "no doubt", "without a doubt").
+NOT_NEGATING = re.compile(r"\b(?:not\s+(?:only|just|merely)|no\s+(?:doubt|question|wonder|problem|"
+                          r"matter)|without\s+(?:a\s+)?doubt)\b", re.I)
 _NEGATED_AFTER = re.compile(
     r"^[^.;,!?\n()]{0,40}?(?:\b(?:is|are|was|seems|looks|appears|sounds)\s+(?:definitely\s+|"
     r"clearly\s+|also\s+|obviously\s+)?(?:wrong|incorrect|false|not\b|out\b|unlikely|"
@@ -116,15 +117,15 @@ def negated_before(text: str, start: int, *, words: int = 4) -> bool:
                 re.I):
         return True  # "Not Monet (A) or Picasso (B)": the negation covers the whole list
     if re.search(r"\b(?:not|neither|never)\b[^.;:!?]*?\b(?:or|nor)\s+(?:the\s+|a\s+|an\s+)?$",
-                 clause, re.I) and not _NOT_NEGATING.search(clause):
+                 clause, re.I) and not NOT_NEGATING.search(clause):
         return True  # "definitely not the yuan (that's China) or the won": the list goes on
     head = re.split(r"[.;:!?\n]", text[max(0, start - 120):start])[-1]
-    if _NEGATED_LIST.search(head) and not _NOT_NEGATING.search(head):
+    if _NEGATED_LIST.search(head) and not NOT_NEGATING.search(head):
         return True  # "Orwell, not Huxley, Bradbury or Wells"
     window = " ".join(re.findall(r"\S+", clause)[-words:])
     if not NEGATOR.search(window):
         return False
-    return not _NOT_NEGATING.search(window)
+    return not NOT_NEGATING.search(window)
 
 
 # After a dash, a clause with a subject of its own is the letter's reason, not its rejection
@@ -150,7 +151,7 @@ def clause_negated(text: str, start: int) -> bool:
     B", "I would not choose A")."""
     clause = clause_before(text, start, reach=120)
     m = re.search(r"\b(?:not|never|doubt)\b|n't\b", clause, re.I)
-    return bool(m) and not _NOT_NEGATING.search(clause) and not _RELATIVE_NEGATION.search(clause)
+    return bool(m) and not NOT_NEGATING.search(clause) and not _RELATIVE_NEGATION.search(clause)
 
 
 def strip_reasoning(reply: str) -> str:
