@@ -117,7 +117,7 @@ def test_two_processes_share_one_store(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_stops_cleanly_and_keeps_answers(tmp_path: Path) -> None:
-    server, url, log = start_server(tmp_path, latency=0.02)
+    server, url, log = start_server(tmp_path, latency=0.05)  # slow enough to interrupt under load
     env = {**os.environ, "OPENAI_API_KEY": "unused"}
     try:
         ws, out = tmp_path / "ws", tmp_path / "out"
